@@ -1,0 +1,46 @@
+// Words of a cell -> its text: lines top to bottom joined with one space.
+import { type PageWord, median } from './geometry.js';
+import { joinWords } from './lines.js';
+
+export function cellText(words: readonly PageWord[]): string {
+  if (words.length === 0) return '';
+  if (words.length === 1) return words[0]!.text;
+  const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const tolerance = 0.5 * median(words.map((w) => w.y1 - w.y0));
+  const lines: PageWord[][] = [];
+  let lastCenter = -Infinity;
+  for (const w of sorted) {
+    const c = (w.y0 + w.y1) / 2;
+    if (c - lastCenter > tolerance || lines.length === 0) {
+      lines.push([w]);
+      lastCenter = c;
+    } else {
+      lines[lines.length - 1]!.push(w);
+    }
+  }
+  return lines.map(joinWords).join(' ').replace(/\s+/gu, ' ').trim();
+}
+
+/** Index of the column whose span holds x (nearest at the edges). */
+export function columnAt(xs: readonly number[], x: number): number {
+  const n = xs.length - 1;
+  for (let k = 0; k < n; k++) if (x < xs[k + 1]!) return k;
+  return n - 1;
+}
+
+/** Column of a word: by its centre, but a word mostly inside one column stays there. */
+export function columnOfWord(xs: readonly number[], w: PageWord): number {
+  return columnAt(xs, (w.x0 + w.x1) / 2);
+}
+
+// Numbers, amounts, percentages and dates: what data rows hold and header rows don't.
+const MONTH = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/iu;
+
+export function isValueLike(text: string): boolean {
+  const t = text.trim();
+  if (!/\d/u.test(t)) return false;
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  const dense = t.replace(/\s/gu, '').length;
+  if (letters <= dense * 0.3) return true;
+  return MONTH.test(t) && /\d{1,4}\s*[-‐/ .]\s*\p{L}{3,}/u.test(t);
+}

@@ -1,0 +1,43 @@
+// Which leading rows of a table are its header, merged into one row.
+import type { PageWord } from './geometry.js';
+import { cellText, isValueLike } from './cells.js';
+import type { CellRow } from './table.js';
+
+const MAX_HEADER_ROWS = 4;
+
+function dominantFont(rows: readonly CellRow[]): string | undefined {
+  const count = new Map<string, number>();
+  for (const row of rows) for (const cell of row.cells) for (const w of cell) count.set(w.font, (count.get(w.font) ?? 0) + w.text.length);
+  let best: string | undefined;
+  let n = 0;
+  for (const [font, c] of count) if (c > n) [best, n] = [font, c];
+  return best;
+}
+
+/** Number of leading rows that form the header (0 when the table has none). */
+export function headerRowCount(rows: readonly CellRow[]): number {
+  if (rows.length < 2) return 0;
+  const texts = rows.map((r) => r.cells.map(cellText));
+  let prefix = 0;
+  while (prefix < Math.min(MAX_HEADER_ROWS, rows.length - 1) && texts[prefix]!.every((t) => !isValueLike(t)) && texts[prefix]!.some((t) => t)) prefix++;
+  if (prefix === 0) return 0;
+  // Labels above a column that holds values below them.
+  const labelled = new Set<number>();
+  for (let r = 0; r < prefix; r++) texts[r]!.forEach((t, c) => t && labelled.add(c));
+  for (let r = prefix; r < texts.length; r++) {
+    if (texts[r]!.some((t, c) => labelled.has(c) && isValueLike(t))) return prefix;
+  }
+  // A text-only table: the header is the first row when it is set in another font (bold).
+  const headFont = dominantFont(rows.slice(0, 1));
+  const bodyFont = dominantFont(rows.slice(1));
+  if (headFont !== undefined && bodyFont !== undefined && headFont !== bodyFont && headFont !== '') return 1;
+  return 0;
+}
+
+/** Merges the first `count` rows into one row (cell texts joined with a space). */
+export function mergeRows(rows: readonly CellRow[], count: number): CellRow {
+  const width = rows[0]?.cells.length ?? 0;
+  const cells: PageWord[][] = Array.from({ length: width }, () => []);
+  for (let r = 0; r < count; r++) rows[r]!.cells.forEach((words, c) => cells[c]!.push(...words));
+  return { cells, top: rows[0]?.top ?? 0, bottom: rows[Math.max(0, count - 1)]?.bottom ?? 0 };
+}

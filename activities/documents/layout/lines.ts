@@ -1,0 +1,117 @@
+// Words -> text lines (words sharing a baseline band) -> chunks (runs of words with no
+// column-sized gap between them).
+import { type Box, type PageWord, boxOf, median } from './geometry.js';
+
+export interface Line {
+  words: PageWord[];
+  box: Box;
+  /** Typical font size of the line's words. */
+  size: number;
+}
+
+// Fragments closer than this share of the font size belong to one word (pdf.js splits words
+// at font or kerning changes).
+const JOIN_GAP = 0.12;
+// A gap wider than this share of the font size separates chunks (cells), not words.
+const CHUNK_GAP = 0.8;
+
+function verticalOverlap(a: Box, b: Box): number {
+  return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+}
+
+/** Groups words into lines, top to bottom; words within a line left to right. */
+export function groupLines(words: readonly PageWord[]): Line[] {
+  const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  const open: { words: PageWord[]; box: Box }[] = [];
+  const done: { words: PageWord[]; box: Box }[] = [];
+  for (const word of sorted) {
+    const h = word.y1 - word.y0;
+    let best: { words: PageWord[]; box: Box } | undefined;
+    let bestOverlap = 0;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const line = open[i]!;
+      if (line.box.y1 < word.y0) {
+        // Lines are visited in order of their centres; one entirely above this word is closed.
+        done.push(line);
+        open.splice(i, 1);
+        continue;
+      }
+      const overlap = verticalOverlap(line.box, word) / Math.max(1e-6, Math.min(h, line.box.y1 - line.box.y0));
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = line;
+      }
+    }
+    if (best && bestOverlap >= 0.5) {
+      // Fake bold is the same word printed twice at almost the same place: keep one.
+      if (isDuplicate(best.words, word)) continue;
+      best.words.push(word);
+      // Keep the band of the line to its first words so that a tall word does not swallow neighbours.
+      best.box = { x0: Math.min(best.box.x0, word.x0), y0: best.box.y0, x1: Math.max(best.box.x1, word.x1), y1: best.box.y1 };
+    } else {
+      open.push({ words: [word], box: { x0: word.x0, y0: word.y0, x1: word.x1, y1: word.y1 } });
+    }
+  }
+  done.push(...open);
+  const lines = done.map((l) => makeLine(joinFragments(l.words.sort((a, b) => a.x0 - b.x0))));
+  return lines.sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1) || a.box.x0 - b.box.x0);
+}
+
+function isDuplicate(words: readonly PageWord[], word: PageWord): boolean {
+  for (let i = words.length - 1; i >= 0 && i >= words.length - 4; i--) {
+    const w = words[i]!;
+    if (w.text === word.text && Math.abs(w.x0 - word.x0) < 0.3 * word.size) return true;
+  }
+  return false;
+}
+
+export function makeLine(words: PageWord[]): Line {
+  return { words, box: boxOf(words), size: median(words.map((w) => w.size)) || 10 };
+}
+
+function joinFragments(words: PageWord[]): PageWord[] {
+  const out: PageWord[] = [];
+  for (const w of words) {
+    const prev = out[out.length - 1];
+    if (prev && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0 && prev.rtl === w.rtl) {
+      out[out.length - 1] = {
+        ...prev,
+        text: prev.rtl ? w.text + prev.text : prev.text + w.text,
+        x1: Math.max(prev.x1, w.x1),
+        y0: Math.min(prev.y0, w.y0),
+        y1: Math.max(prev.y1, w.y1),
+      };
+    } else {
+      out.push(w);
+    }
+  }
+  return out;
+}
+
+/** Runs of words separated by column-sized gaps. */
+export function chunksOf(line: Line): Box[] {
+  const chunks: Box[] = [];
+  let current: Box | undefined;
+  for (const w of line.words) {
+    if (current && w.x0 - current.x1 <= CHUNK_GAP * line.size) {
+      current.x1 = Math.max(current.x1, w.x1);
+      current.y0 = Math.min(current.y0, w.y0);
+      current.y1 = Math.max(current.y1, w.y1);
+    } else {
+      current = { x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 };
+      chunks.push(current);
+    }
+  }
+  return chunks;
+}
+
+/** Reading text of words: left to right, or right to left when most of them are rtl script. */
+export function joinWords(words: readonly PageWord[]): string {
+  const rtl = words.filter((w) => w.rtl).length * 2 > words.length;
+  const ordered = [...words].sort((a, b) => (rtl ? b.x0 - a.x0 : a.x0 - b.x0));
+  return ordered.map((w) => w.text).join(' ');
+}
+
+export function lineText(line: Line): string {
+  return joinWords(line.words);
+}

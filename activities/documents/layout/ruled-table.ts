@@ -1,0 +1,163 @@
+// A ruled region and the words inside it -> a table. Rules give the grid where they exist;
+// whitespace gives the rest (columns of a table ruled only between rows, rows of a box that
+// holds many lines of figures).
+import { type Box, type PageWord, centerX, centerY, median } from './geometry.js';
+import { chunksOf, groupLines, type Line } from './lines.js';
+import { columnOfWord, isValueLike, cellText } from './cells.js';
+import { hiddenColumns, whitespaceColumns } from './columns.js';
+import { positions, ruled, type RuledRegion } from './grid.js';
+import { linesToRows } from './rows.js';
+import type { CellRow } from './table.js';
+
+export interface GridRows {
+  box: Box;
+  xs: number[];
+  rows: CellRow[];
+}
+
+const INSIDE = 1.5;
+
+export function wordsInside(words: readonly PageWord[], box: Box): PageWord[] {
+  return words.filter((w) => {
+    const cx = centerX(w);
+    const cy = centerY(w);
+    return cx >= box.x0 - INSIDE && cx <= box.x1 + INSIDE && cy >= box.y0 - INSIDE && cy <= box.y1 + INSIDE;
+  });
+}
+
+/** Lines right above a table ruled only between rows whose chunks sit in its columns: its header. */
+function headerLinesAbove(lines: readonly Line[], box: Box, xs: readonly number[]): Line[] {
+  const above = lines.filter((l) => l.box.y1 <= box.y0 + INSIDE && l.box.x0 >= box.x0 - 2 && l.box.x1 <= box.x1 + 2).sort((a, b) => b.box.y1 - a.box.y1);
+  const taken: Line[] = [];
+  let edge = box.y0;
+  for (const line of above) {
+    if (edge - line.box.y1 > 1.2 * line.size || taken.length >= 3) break;
+    const chunks = chunksOf(line);
+    const fits = chunks.length >= 2 && chunks.every((c) => columnOfWord(xs, { ...c, text: '', size: 0, font: '', rtl: false }) === columnOfWord(xs, { ...c, x0: c.x1, text: '', size: 0, font: '', rtl: false }));
+    if (!fits) break;
+    taken.push(line);
+    edge = line.box.y0;
+  }
+  return taken;
+}
+
+export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], pageLines: readonly Line[]): GridRows | undefined {
+  let box = { ...region.box };
+  let words = wordsInside(pageWords, box);
+  if (words.length === 0) return undefined;
+  const verticals = region.vertical;
+  const horizontals = region.horizontal;
+
+  let xs = [box.x0, ...positions(verticals).filter((x) => x > box.x0 + 3 && x < box.x1 - 3), box.x1];
+  const ruledColumns = xs.length > 2;
+  if (!ruledColumns) {
+    xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
+    if (verticals.length === 0) {
+      const header = headerLinesAbove(pageLines, box, xs);
+      if (header.length) {
+        box = { ...box, y0: Math.min(...header.map((l) => l.box.y0)) - INSIDE };
+        words = wordsInside(pageWords, box);
+        xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
+      }
+    }
+  } else {
+    // Columns the producer left undrawn inside a drawn one.
+    const extra: number[] = [];
+    for (let c = 0; c + 1 < xs.length; c++) {
+      const inColumn = words.filter((w) => centerX(w) >= xs[c]! && centerX(w) < xs[c + 1]!);
+      extra.push(...hiddenColumns(groupLines(inColumn), xs[c]!, xs[c + 1]!));
+    }
+    xs = [...xs, ...extra].sort((a, b) => a - b);
+  }
+  if (xs.length < 3) return undefined;
+
+  const ys = [box.y0, ...positions(horizontals).filter((y) => y > box.y0 + 2 && y < box.y1 - 2), box.y1];
+  const bands: PageWord[][] = ys.slice(1).map(() => []);
+  for (const w of words) {
+    const cy = centerY(w);
+    let r = 0;
+    while (r < bands.length - 1 && cy >= ys[r + 1]!) r++;
+    bands[r]!.push(w);
+  }
+
+  const rows: CellRow[] = [];
+  // owner[c] = row that the cell of column c continues into when the rule above it is missing.
+  let owner: (CellRow | undefined)[] = xs.slice(1).map(() => undefined);
+  bands.forEach((bandWords, r) => {
+    if (bandWords.length === 0) {
+      owner = owner.map(() => undefined);
+      return;
+    }
+    const lines = groupLines(bandWords);
+    if (holdsManyRecords(lines, xs, r)) {
+      rows.push(...linesToRows(lines, xs));
+      owner = owner.map(() => undefined);
+      return;
+    }
+    const row: CellRow = { cells: xs.slice(1).map(() => []), top: ys[r]!, bottom: ys[r + 1]! };
+    const spanStart = spanStarts(xs, ys[r]!, ys[r + 1]!, region, ruledColumns);
+    for (const line of lines) placeLine(line, xs, spanStart, row);
+    let own = false;
+    row.cells.forEach((cellWords, c) => {
+      const above = owner[c];
+      const open = above !== undefined && horizontals.length > 0 && !ruled(horizontals, ys[r]!, xs[c]!, xs[c + 1]!, 0.5);
+      if (open && cellWords.length) above.cells[c]!.push(...cellWords);
+      else if (cellWords.length) own = true;
+      if (!open) owner[c] = row;
+    });
+    if (own) rows.push(row);
+    else row.cells.forEach((_, c) => owner[c] === row && (owner[c] = undefined));
+  });
+  return { box, xs, rows };
+}
+
+/** A band (between two rules) with several full lines of figures, not one row of wrapped cells. */
+function holdsManyRecords(lines: readonly Line[], xs: readonly number[], band: number): boolean {
+  if (lines.length < 3) return false;
+  const perColumn = xs.slice(1).map(() => 0);
+  let values = 0;
+  for (const line of lines) {
+    const seen = new Set<number>();
+    for (const w of line.words) seen.add(columnOfWord(xs, w));
+    for (const c of seen) perColumn[c]!++;
+    if (line.words.some((w) => isValueLike(w.text))) values++;
+  }
+  const used = perColumn.filter((n) => n > 0);
+  if (used.length < 2 || Math.min(...used) < 2) return false;
+  return band > 0 || values >= 2;
+}
+
+/** For each column, the first column of the run of cells merged with it in this band. */
+function spanStarts(xs: readonly number[], top: number, bottom: number, region: RuledRegion, ruledColumns: boolean): number[] {
+  const starts = [0];
+  for (let c = 1; c + 1 < xs.length; c++) {
+    const drawn = !ruledColumns || ruled(region.vertical, xs[c]!, top, bottom, 0.5);
+    starts.push(drawn ? c : starts[c - 1]!);
+  }
+  return starts;
+}
+
+/** A lone phrase across merged cells goes to the first of them; several phrases keep their columns. */
+function placeLine(line: Line, xs: readonly number[], spanStart: readonly number[], row: CellRow): void {
+  const size = line.size;
+  const groups: PageWord[][] = [];
+  for (const w of line.words) {
+    const last = groups[groups.length - 1];
+    const prev = last?.[last.length - 1];
+    if (last && prev && w.x0 - prev.x1 <= 0.8 * size) last.push(w);
+    else groups.push([w]);
+  }
+  const perSpan = new Map<number, number>();
+  for (const g of groups) {
+    const s = spanStart[columnOfWord(xs, g[0]!)]!;
+    perSpan.set(s, (perSpan.get(s) ?? 0) + 1);
+  }
+  for (const g of groups) {
+    const first = spanStart[columnOfWord(xs, g[0]!)]!;
+    const last = spanStart[columnOfWord(xs, g[g.length - 1]!)]!;
+    if (first === last && perSpan.get(first) === 1) row.cells[first]!.push(...g);
+    else for (const w of g) row.cells[columnOfWord(xs, w)]!.push(w);
+  }
+}
+
+export { median, cellText };

@@ -1,0 +1,90 @@
+// Text content of a pdf.js page -> word boxes on the upright page.
+import type { PageWord } from '../layout/geometry.js';
+import { isRtlText } from '../layout/geometry.js';
+import { apply, multiply, quarterTurnsFor, type Matrix, type PageFrame } from './page-frame.js';
+
+/** The parts of a pdf.js text item this reader uses. */
+export interface TextItemLike {
+  str: string;
+  dir: string;
+  width: number;
+  transform: number[];
+  fontName: string;
+}
+
+export function isTextItem(item: unknown): item is TextItemLike {
+  return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
+}
+
+// Glyph extent above and below the baseline, as a share of the font size.
+const ASCENT = 0.8;
+const DESCENT = 0.2;
+
+/** Quarter turns that make most of the page's text (weighted by characters) horizontal. */
+export function dominantTurns(items: readonly TextItemLike[], viewportTransform: Matrix): number {
+  const weight = [0, 0, 0, 0];
+  for (const item of items) {
+    const n = item.str.trim().length;
+    if (n === 0) continue;
+    const [a, b] = item.transform as Matrix;
+    const dx = viewportTransform[0] * a + viewportTransform[2] * b;
+    const dy = viewportTransform[1] * a + viewportTransform[3] * b;
+    weight[quarterTurnsFor(dx, dy)]! += n;
+  }
+  let best = 0;
+  for (let t = 1; t < 4; t++) if (weight[t]! > weight[best]!) best = t;
+  return best;
+}
+
+/** Splits each text item into words placed proportionally along the item's advance. */
+export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): PageWord[] {
+  const words: PageWord[] = [];
+  for (const item of items) {
+    const str = item.str;
+    if (!str.trim()) continue;
+    const t = multiply(item.transform as Matrix, frame.matrix);
+    const size = Math.hypot(item.transform[2]!, item.transform[3]!) || Math.hypot(item.transform[0]!, item.transform[1]!);
+    const scaleX = Math.hypot(item.transform[0]!, item.transform[1]!) || 1;
+    // item.width is the advance in user space; in text space it is width / scaleX.
+    const advance = item.width / scaleX;
+    const rtl = item.dir === 'rtl' || isRtlText(str);
+    const chars = Array.from(str);
+    const n = chars.length;
+    let i = 0;
+    while (i < n) {
+      while (i < n && /\s/u.test(chars[i]!)) i++;
+      if (i >= n) break;
+      let j = i;
+      while (j < n && !/\s/u.test(chars[j]!)) j++;
+      // Logical order of an rtl item runs from the right end of its advance.
+      const from = rtl && item.dir === 'rtl' ? (n - j) / n : i / n;
+      const to = rtl && item.dir === 'rtl' ? (n - i) / n : j / n;
+      words.push(placeWord(chars.slice(i, j).join(''), t, advance * from, advance * to, size, item.fontName, rtl));
+      i = j;
+    }
+  }
+  return words;
+}
+
+function placeWord(text: string, t: Matrix, from: number, to: number, size: number, font: string, rtl: boolean): PageWord {
+  // Text space: x along the advance (in units of the item's horizontal scale), y up in font units.
+  const ascent = ASCENT;
+  const descent = -DESCENT;
+  const corners = [
+    apply(t, from, descent),
+    apply(t, to, descent),
+    apply(t, from, ascent),
+    apply(t, to, ascent),
+  ];
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of corners) {
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  return { text, x0, y0, x1, y1, size: Math.abs(y1 - y0) || size, font, rtl };
+}

@@ -1,0 +1,64 @@
+// Loads pdfjs once per process and opens documents with the options that keep it safe and
+// quiet in Node: no eval, no font faces, no system fonts, no console output.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api.js';
+import { DocumentError } from './document-error.js';
+
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let loading: Promise<Pdfjs> | undefined;
+
+export function loadPdfjs(): Promise<Pdfjs> {
+  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return loading;
+}
+
+function standardFontDir(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
+}
+
+let fontDir: string | undefined;
+
+export type PdfDocument = PDFDocumentProxy;
+
+/** Opens a PDF from bytes; permanent problems become DocumentError with a message for users. */
+export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  const pdfjs = await loadPdfjs();
+  fontDir ??= standardFontDir();
+  const task = pdfjs.getDocument({
+    data: bytes,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    standardFontDataUrl: fontDir,
+    stopAtErrors: false,
+  });
+  let doc: PdfDocument;
+  try {
+    doc = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw toDocumentError(error) ?? error;
+  }
+  if (doc.numPages < 1) {
+    await doc.destroy();
+    throw new DocumentError('The PDF has no pages');
+  }
+  return doc;
+}
+
+/** Maps pdfjs's own failure kinds to permanent errors; undefined for anything else. */
+export function toDocumentError(error: unknown): DocumentError | undefined {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'PasswordException') {
+    return new DocumentError('The PDF is password-protected and cannot be read', { cause: error });
+  }
+  if (name === 'InvalidPDFException' || name === 'FormatError' || /Invalid PDF structure|No password given/i.test(message)) {
+    return new DocumentError('The file is not a valid PDF or is damaged and cannot be read', { cause: error });
+  }
+  return undefined;
+}

@@ -1,0 +1,237 @@
+// Extraction activities: thin adapters from Temporal to the document, mapping, validation and
+// row-writing modules. Each is safe to run again after a crash (retries, worker restarts).
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import type { Database } from '../lib/db.js';
+import type { Storage } from '../lib/storage.js';
+import { appendEntry, statusEntry } from '../lib/status.js';
+import type { TemplateSnapshot } from '../lib/template.js';
+import { snapshotOf } from '../lib/template-snapshot.js';
+import { DocumentError } from './documents/errors.js';
+import { parseGuidance } from './documents/guidance.js';
+import { openDocument } from './documents/open.js';
+import { findFieldValues } from './documents/fields.js';
+import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
+import { chooseTemplate } from './mapping/choose-template.js';
+import { findCellFields } from './mapping/cell-fields.js';
+import { isBlankRow, planTables, projectRow, type SheetSample } from './mapping/plan.js';
+import { deleteExtractionTables, TableWriter } from './rows/table-writer.js';
+import { TableValidator } from './validation/validate.js';
+
+export interface ExtractionDeps {
+  db: Database;
+  storage: Storage;
+}
+
+/** What analyzeDocument stores in S3 for loadTables. Spreadsheets keep samples only. */
+interface Analysis {
+  kind: FileKind;
+  pageCount: number;
+  /** full rows for paged documents, the first SAMPLE_ROWS rows for spreadsheets */
+  sheets: SheetSample[];
+  lines: TextLine[];
+}
+
+const SAMPLE_ROWS = 60;
+
+const analysisKey = (extractionId: string) => `extractions/${extractionId}/analysis.json`;
+const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
+
+function permanent(error: unknown): never {
+  if (error instanceof DocumentError) throw ApplicationFailure.nonRetryable(error.message, 'DocumentError');
+  throw error;
+}
+
+async function firstRows(batches: AsyncIterable<string[][]>, limit: number): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const batch of batches) {
+    for (const row of batch) {
+      rows.push(row);
+      if (rows.length >= limit) return rows;
+    }
+  }
+  return rows;
+}
+
+async function allRows(batches: AsyncIterable<string[][]>): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const batch of batches) rows.push(...batch);
+  return rows;
+}
+
+export function createExtractionActivities({ db, storage }: ExtractionDeps) {
+  const { prisma, pool } = db;
+
+  async function load(extractionId: string) {
+    const extraction = await prisma.extraction.findUnique({ where: { id: extractionId } });
+    if (!extraction) throw ApplicationFailure.nonRetryable(`Extraction ${extractionId} does not exist`, 'NotFound');
+    return extraction;
+  }
+
+  /** The original file on this worker's disk (downloaded again after a move or restart). */
+  async function localCopy(extraction: { id: string; objectKey: string; fileExtension: string }): Promise<string> {
+    const dir = workDir(extraction.id);
+    const path = join(dir, `original.${extraction.fileExtension || 'bin'}`);
+    const stored = await storage.stat(extraction.objectKey);
+    if (!stored) throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+    const local = await stat(path).catch(() => null);
+    if (local?.size === stored.size) return path;
+    await mkdir(dir, { recursive: true });
+    await storage.downloadTo(extraction.objectKey, path);
+    return path;
+  }
+
+  async function open(extraction: Parameters<typeof localCopy>[0] & { fileKind: string }, guidance: Guidance, onPage?: (done: number, total: number) => void): Promise<DocumentContent> {
+    const path = await localCopy(extraction);
+    try {
+      return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage });
+    } catch (error) {
+      return permanent(error);
+    }
+  }
+
+  return {
+    /** Reads the document (OCR included), chooses the template for `auto`, stores the analysis. */
+    async analyzeDocument({ extractionId }: { extractionId: string }): Promise<{ pageCount: number; sheetCount: number; templateId: string }> {
+      const extraction = await load(extractionId);
+      const guidance = parseGuidance(extraction.guidance);
+      let lastWrite = 0;
+      const doc = await open(extraction, guidance, (done, total) => {
+        heartbeat({ done, total });
+        const now = Date.now();
+        if (now - lastWrite < 1000 && done < total) return;
+        lastWrite = now;
+        void prisma.extraction
+          .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
+          .catch(() => {});
+      });
+      const paged = doc.kind === 'pdf' || doc.kind === 'image';
+      const sheets: SheetSample[] = [];
+      for (const sheet of doc.sheets) {
+        const rows = paged ? await allRows(sheet.batches()) : await firstRows(sheet.batches(), SAMPLE_ROWS);
+        sheets.push({ name: sheet.name, page: sheet.page, rows, startMarker: (sheet as { startMarker?: string }).startMarker });
+        heartbeat();
+      }
+      const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
+
+      let templateId = extraction.templateId;
+      if (templateId === 'auto') {
+        const templates = await prisma.template.findMany({ where: { workspaceId: extraction.workspaceId }, orderBy: { createdAt: 'asc' } });
+        const texts = [...doc.lines.map((l) => l.text), ...sheets.flatMap((s) => s.rows.slice(0, SAMPLE_ROWS).flat())];
+        const { best, scores } = chooseTemplate(templates.map(snapshotOf), doc.kind, sheets, texts);
+        if (!best) {
+          const top = Math.max(0, ...scores.map((s) => s.score));
+          throw ApplicationFailure.nonRetryable(
+            `No template matches this document well enough (best score ${top.toFixed(2)} of ${templates.length} template(s)); upload it with an explicit template_id`,
+            'NoTemplateMatch',
+          );
+        }
+        templateId = best.id;
+        await prisma.extraction.update({
+          where: { id: extractionId },
+          data: { templateId: best.id, templateName: best.name, template: best as object, updatedAt: new Date() },
+        });
+      }
+      await storage.putBuffer(analysisKey(extractionId), Buffer.from(JSON.stringify(analysis)), 'application/json');
+      return { pageCount: doc.pageCount, sheetCount: sheets.length, templateId };
+    },
+
+    /** Maps, validates and writes every template table and the fields in one transaction. */
+    async loadTables({ extractionId }: { extractionId: string }): Promise<{ rows: number }> {
+      const extraction = await load(extractionId);
+      const template = extraction.template as unknown as TemplateSnapshot;
+      const guidance = parseGuidance(extraction.guidance);
+      const analysis = JSON.parse((await storage.getBuffer(analysisKey(extractionId))).toString('utf8')) as Analysis;
+      const paged = analysis.kind === 'pdf' || analysis.kind === 'image';
+      const plans = planTables(analysis.sheets, template.tables, guidance.tableStart);
+      const sources = paged ? null : (await open(extraction, guidance)).sheets;
+      const typeOptions = { decimalSeparator: guidance.decimalSeparator, dateFormat: guidance.dateFormat };
+
+      const fieldValues = paged
+        ? findFieldValues(analysis.lines, template.fields)
+        : findCellFields(analysis.sheets.map((s) => s.rows), template.fields);
+      const fieldValidator = new TableValidator(template.fields, typeOptions);
+      const fieldCheck = fieldValidator.validateRow(template.fields.map((f) => fieldValues[f.key] ?? ''));
+      const fieldIssues = fieldCheck.issues ?? {};
+
+      const client = await pool.connect();
+      let total = 0;
+      const tableStats: Record<string, { rows: { valid: number; invalid: number; total: number }; columns: { total: number } }> = {};
+      try {
+        await client.query('BEGIN');
+        await deleteExtractionTables(client, extractionId);
+        for (const table of template.tables) {
+          const writer = await TableWriter.open(client, extractionId, table, typeOptions);
+          const plan = plans.find((p) => p.tableKey === table.key);
+          for (const source of plan?.sources ?? []) {
+            let rowIndex = 0;
+            const batches = sources ? sources[source.sheet]!.batches() : (async function* () { yield analysis.sheets[source.sheet]!.rows; })();
+            for await (const batch of batches) {
+              for (const cells of batch) {
+                const at = rowIndex++;
+                if (at <= source.headerRow || isBlankRow(cells)) continue;
+                await writer.write(projectRow(cells, source.columnToCell));
+              }
+              heartbeat();
+            }
+          }
+          const result = await writer.finish(client);
+          total += result.rowCount;
+          const valid = result.maskCounts[0]!;
+          tableStats[table.key] = { rows: { valid, invalid: result.rowCount - valid, total: result.rowCount }, columns: { total: table.columns.length } };
+        }
+        const invalidFields = Object.keys(fieldIssues).length;
+        const stats = { fields: { valid: template.fields.length - invalidFields, invalid: invalidFields, total: template.fields.length }, tables: tableStats };
+        await client.query('UPDATE extractions SET fields = $2, stats = $3, updated_at = now() WHERE id = $1', [
+          extractionId,
+          JSON.stringify({ values: fieldValues, validations: fieldIssues }),
+          JSON.stringify(stats),
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+      // Fresh visibility-map pages let filtered row pages use index-only scans straight away.
+      if (total > 50_000) await pool.query('VACUUM (ANALYZE) extraction_rows').catch(() => {});
+      return { rows: total };
+    },
+
+    async completeExtraction({ extractionId }: { extractionId: string }): Promise<void> {
+      const extraction = await load(extractionId);
+      if (extraction.status === 'completed') return;
+      await prisma.extraction.update({
+        where: { id: extractionId },
+        data: {
+          status: 'completed',
+          error: null,
+          progress: undefined,
+          statusHistory: appendEntry(extraction.statusHistory, statusEntry('completed', 'Extraction completed')) as object[],
+          updatedAt: new Date(),
+        },
+      });
+      await rm(workDir(extractionId), { recursive: true, force: true });
+    },
+
+    async failExtraction({ extractionId, message }: { extractionId: string; message: string }): Promise<void> {
+      const extraction = await load(extractionId);
+      if (extraction.status === 'failed') return;
+      await prisma.extraction.update({
+        where: { id: extractionId },
+        data: {
+          status: 'failed',
+          error: message,
+          statusHistory: appendEntry(extraction.statusHistory, statusEntry('failed', message)) as object[],
+          updatedAt: new Date(),
+        },
+      });
+      await rm(workDir(extractionId), { recursive: true, force: true });
+    },
+  };
+}
+
+export type ExtractionActivities = ReturnType<typeof createExtractionActivities>;

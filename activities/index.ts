@@ -1,0 +1,19 @@
+// The worker's activities, built over injected clients.
+import type { Database } from '../lib/db.js';
+import type { Storage } from '../lib/storage.js';
+import { createEventActivities } from './events.js';
+import { createExtractionActivities } from './extraction.js';
+
+export interface ActivityDeps {
+  db: Database;
+  storage: Storage;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createExtractionActivities(deps),
+    ...createEventActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,87 @@
+// Matches header cells to template columns: by key, name or suggested mapping, ignoring case,
+// spacing and punctuation, accepting close spellings.
+import type { TemplateColumn } from '../../lib/template.js';
+
+export function normalizeLabel(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Similarity of two labels in [0, 1]: 1 for equal after normalisation, 0 for unrelated. */
+export function labelSimilarity(a: string, b: string): number {
+  const x = normalizeLabel(a);
+  const y = normalizeLabel(b);
+  if (!x || !y) return 0;
+  if (x === y) return 1;
+  const longest = Math.max(x.length, y.length);
+  const limit = Math.max(1, Math.floor(longest * 0.25));
+  const d = editDistance(x, y, limit);
+  if (d <= limit && longest >= 4) return 1 - d / longest;
+  // "Unit price (EUR)" against "unit price": containment of a long enough label.
+  if (Math.min(x.length, y.length) >= 4 && (x.includes(y) || y.includes(x))) {
+    return 0.75 * (Math.min(x.length, y.length) / longest) + 0.2;
+  }
+  return 0;
+}
+
+export function columnLabels(column: Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>): string[] {
+  return [column.name, column.key, ...(column.suggested_mappings ?? [])];
+}
+
+export const MATCH_THRESHOLD = 0.7;
+
+export interface HeaderMatch {
+  /** template column index -> source cell index (or -1 when the column is missing) */
+  columnToCell: number[];
+  matched: number;
+  /** mean similarity over template columns; 0..1 */
+  score: number;
+}
+
+/** Best one-to-one assignment of header cells to template columns (greedy on similarity). */
+export function matchHeader(cells: string[], columns: Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>[]): HeaderMatch {
+  const pairs: { col: number; cell: number; sim: number }[] = [];
+  columns.forEach((column, col) => {
+    const labels = columnLabels(column);
+    cells.forEach((cell, cellIndex) => {
+      if (!cell.trim()) return;
+      let best = 0;
+      for (const label of labels) best = Math.max(best, labelSimilarity(cell, label));
+      if (best >= MATCH_THRESHOLD) pairs.push({ col, cell: cellIndex, sim: best });
+    });
+  });
+  pairs.sort((p, q) => q.sim - p.sim || p.cell - q.cell);
+  const columnToCell = columns.map(() => -1);
+  const usedCells = new Set<number>();
+  let total = 0;
+  let matched = 0;
+  for (const { col, cell, sim } of pairs) {
+    if (columnToCell[col] !== -1 || usedCells.has(cell)) continue;
+    columnToCell[col] = cell;
+    usedCells.add(cell);
+    total += sim;
+    matched++;
+  }
+  return { columnToCell, matched, score: columns.length ? total / columns.length : 0 };
+}

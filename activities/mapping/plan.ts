@@ -1,0 +1,104 @@
+// Decides which sheets (or detected tables) feed which template table, from the first rows of
+// each: the best header match wins, sheets with the same header are concatenated in order.
+import type { TemplateTable } from '../../lib/template.js';
+import { matchHeader, normalizeLabel } from './header-match.js';
+
+export interface SheetSample {
+  name: string;
+  page?: number;
+  /** the first rows of the sheet */
+  rows: string[][];
+  /** text just above a table in a document (used by the `table_start` guidance hint) */
+  startMarker?: string;
+}
+
+export interface SheetPlan {
+  sheet: number;
+  /** index of the header row within the sheet; -1 when columns are taken by position */
+  headerRow: number;
+  /** template column index -> cell index, -1 when missing */
+  columnToCell: number[];
+}
+
+export interface TablePlan {
+  tableKey: string;
+  sources: SheetPlan[];
+  score: number;
+}
+
+/** How many leading rows may sit above a header (titles, notes, logos). */
+export const HEADER_SEARCH_ROWS = 25;
+
+interface Candidate {
+  sheet: number;
+  headerRow: number;
+  columnToCell: number[];
+  score: number;
+  matched: number;
+  signature: string;
+}
+
+function minimumMatches(columnCount: number): number {
+  return columnCount <= 2 ? 1 : Math.max(2, Math.ceil(columnCount * 0.4));
+}
+
+function bestHeader(sample: SheetSample, sheet: number, table: TemplateTable): Candidate | null {
+  let best: Candidate | null = null;
+  const limit = Math.min(sample.rows.length, HEADER_SEARCH_ROWS);
+  for (let r = 0; r < limit; r++) {
+    const cells = sample.rows[r]!;
+    const m = matchHeader(cells, table.columns);
+    if (m.matched < minimumMatches(table.columns.length)) continue;
+    if (!best || m.score > best.score + 1e-9) {
+      best = { sheet, headerRow: r, columnToCell: m.columnToCell, score: m.score, matched: m.matched, signature: cells.map(normalizeLabel).join('|') };
+    }
+  }
+  return best;
+}
+
+function markerBonus(sample: SheetSample, marker: string | undefined): number {
+  if (!marker || !sample.startMarker) return 0;
+  return normalizeLabel(sample.startMarker).includes(normalizeLabel(marker)) ? 0.5 : 0;
+}
+
+export function planTables(samples: SheetSample[], tables: TemplateTable[], tableStart: Record<string, string> = {}): TablePlan[] {
+  const plans: TablePlan[] = [];
+  for (const table of tables) {
+    const candidates = samples
+      .map((sample, i) => bestHeader(sample, i, table))
+      .filter((c): c is Candidate => c !== null)
+      .map((c) => ({ ...c, rank: c.score + markerBonus(samples[c.sheet]!, tableStart[table.key]) }));
+    if (candidates.length === 0) {
+      plans.push({ tableKey: table.key, sources: [], score: 0 });
+      continue;
+    }
+    const winner = candidates.reduce((a, b) => (b.rank > a.rank + 1e-9 ? b : a));
+    const sources = candidates
+      .filter((c) => c === winner || c.signature === winner.signature)
+      .sort((a, b) => a.sheet - b.sheet)
+      .map(({ sheet, headerRow, columnToCell }) => ({ sheet, headerRow, columnToCell }));
+    plans.push({ tableKey: table.key, sources, score: winner.score });
+  }
+  // With one template table and one non-empty source that no header matched, take columns by position.
+  const nonEmpty = samples.map((s, i) => ({ s, i })).filter(({ s }) => s.rows.some((r) => r.some((c) => c.trim())));
+  const only = plans[0];
+  if (tables.length === 1 && only && only.sources.length === 0 && nonEmpty.length === 1) {
+    only.sources = [{ sheet: nonEmpty[0]!.i, headerRow: -1, columnToCell: tables[0]!.columns.map((_, i) => i) }];
+  }
+  return plans;
+}
+
+/** Projects a source row onto the template's columns; missing columns become "". */
+export function projectRow(cells: string[], columnToCell: number[]): string[] {
+  const out = new Array<string>(columnToCell.length);
+  for (let i = 0; i < columnToCell.length; i++) {
+    const at = columnToCell[i]!;
+    out[i] = at >= 0 ? (cells[at] ?? '').trim() : '';
+  }
+  return out;
+}
+
+export function isBlankRow(cells: string[]): boolean {
+  for (const c of cells) if (c.trim()) return false;
+  return true;
+}

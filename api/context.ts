@@ -1,0 +1,21 @@
+import type { Client } from '@temporalio/client';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Database } from '../lib/db.js';
+import type { Env } from '../lib/env.js';
+import type { Storage } from '../lib/storage.js';
+
+export interface AppDeps {
+  env: Env;
+  db: Database;
+  storage: Storage;
+  temporal: Client;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    workspaceId: string;
+  };
+}
+
+export type Router = OpenAPIHono<AppEnv>;

@@ -1,0 +1,109 @@
+// Streams a multipart body: small text parts are collected, file parts go straight to S3.
+// Nothing is buffered whole; a file over the limit is counted to the end but not stored.
+import { PassThrough, Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
+import type { Storage } from '../lib/storage.js';
+import { badRequest } from './errors.js';
+
+export interface StoredFile {
+  field: string;
+  fileName: string;
+  size: number;
+  /** undefined when the file was not stored (rejected type or over the limit) */
+  objectKey?: string;
+  mimeType: string;
+}
+
+export interface MultipartResult {
+  fields: Record<string, string>;
+  files: StoredFile[];
+}
+
+export interface FilePlan {
+  /** S3 key for this part, or null to count and discard it (e.g. an unsupported type). */
+  objectKey: string | null;
+  contentType: string;
+  maxBytes: number;
+}
+
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+export async function receiveMultipart(
+  request: Request,
+  storage: Storage,
+  planFile: (field: string, fileName: string, index: number) => FilePlan,
+): Promise<MultipartResult> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) throw badRequest('The request must be multipart/form-data');
+  if (!request.body) return { fields: {}, files: [] };
+
+  const fields: Record<string, string> = {};
+  const files: StoredFile[] = [];
+  const uploads: Promise<void>[] = [];
+  const planned: string[] = [];
+
+  const parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: MAX_FIELD_BYTES, fields: 200, files: 100 }, defParamCharset: 'utf8' });
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (field, stream, info) => {
+      const record: StoredFile = { field, fileName: info.filename ?? '', size: 0, mimeType: info.mimeType };
+      files.push(record);
+      const plan = planFile(field, record.fileName, files.length - 1);
+      let sink: PassThrough | null = null;
+      if (plan.objectKey) {
+        const key = plan.objectKey;
+        const target = new PassThrough({ highWaterMark: 1024 * 1024 });
+        sink = target;
+        planned.push(key);
+        record.objectKey = key;
+        // A sink destroyed on purpose (over the limit) rejects; that is not a failure of the request.
+        uploads.push(storage.putStream(key, target, plan.contentType).catch((error: Error) => {
+          if (record.objectKey) throw error;
+        }));
+      }
+      stream.on('data', (chunk: Buffer) => {
+        record.size += chunk.length;
+        if (!sink) return;
+        if (record.size > plan.maxBytes) {
+          record.objectKey = undefined;
+          sink.destroy(new Error('file over the size limit'));
+          sink = null;
+          return;
+        }
+        if (!sink.write(chunk)) {
+          stream.pause();
+          sink.once('drain', () => stream.resume());
+        }
+      });
+      stream.on('end', () => sink?.end());
+      stream.on('error', reject);
+    });
+    parser.on('close', resolve);
+    parser.on('error', (error: Error) => reject(badRequest(`The multipart body could not be read: ${error.message}`)));
+  });
+
+  const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
+  body.on('error', (error) => parser.destroy(error));
+  body.pipe(parser);
+  try {
+    await finished;
+    await Promise.all(uploads);
+  } catch (error) {
+    await Promise.allSettled(uploads);
+    await Promise.allSettled(planned.map((key) => storage.remove(key)));
+    throw error;
+  }
+  // Parts cut off over the limit must not leave objects behind.
+  const kept = new Set(files.map((f) => f.objectKey));
+  await Promise.allSettled(planned.filter((key) => !kept.has(key)).map((key) => storage.remove(key)));
+  return { fields, files };
+}
+
+/** Removes every stored object of a multipart result (when the request is refused after all). */
+export async function discardFiles(storage: Storage, result: MultipartResult, alsoKeys: string[] = []): Promise<void> {
+  const keys = [...result.files.map((f) => f.objectKey).filter((k): k is string => !!k), ...alsoKeys];
+  await Promise.allSettled(keys.map((k) => storage.remove(k)));
+}
