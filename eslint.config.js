@@ -18,6 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-constant-condition': ['error', { checkLoops: false }],
+      // Parsers of binary and text formats match control characters on purpose.
+      'no-control-regex': 'off',
     },
   },
   {
@@ -28,6 +30,13 @@ export default tseslint.config(
         patterns: [{ group: ['../activities/**', '../lib/**', '../api/**'], allowTypeImports: true, message: 'Workflows import activities and services as types only.' }],
       }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports' }],
+    },
+  },
+  {
+    // node:test's describe/it return promises the runner itself awaits.
+    files: ['tests/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },

@@ -12,7 +12,6 @@ import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
-import { findFieldValues } from './documents/fields.js';
 import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
@@ -150,7 +149,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
       const typeOptions = { decimalSeparator: guidance.decimalSeparator, dateFormat: guidance.dateFormat };
 
       const fieldValues = paged
-        ? findFieldValues(analysis.lines, template.fields)
+        ? (await import('./documents/fields.js')).findFieldValues(analysis.lines, template.fields)
         : findCellFields(analysis.sheets.map((s) => s.rows), template.fields);
       const fieldValidator = new TableValidator(template.fields, typeOptions);
       const fieldCheck = fieldValidator.validateRow(template.fields.map((f) => fieldValues[f.key] ?? ''));

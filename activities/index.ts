@@ -3,6 +3,8 @@ import type { Database } from '../lib/db.js';
 import type { Storage } from '../lib/storage.js';
 import { createEventActivities } from './events.js';
 import { createExtractionActivities } from './extraction.js';
+import { createFlowActivities } from './flows.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export interface ActivityDeps {
   db: Database;
@@ -13,6 +15,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createExtractionActivities(deps),
     ...createEventActivities(deps),
+    ...createFlowActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

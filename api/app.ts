@@ -4,10 +4,16 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { log } from '../lib/log.js';
 import { requireApiKey } from './auth.js';
 import type { AppDeps, AppEnv } from './context.js';
+import { docsRoutes } from './docs.js';
 import { handleError } from './errors.js';
+import { documentBuilder } from './openapi-config.js';
 import { extractionRoutes } from './routes/extractions.js';
+import { flowRunRoutes } from './routes/flow-runs.js';
+import { flowRoutes } from './routes/flows.js';
 import { healthRoutes } from './routes/health.js';
+import { importerRoutes } from './routes/importer.js';
 import { templateRoutes } from './routes/templates.js';
+import { registerWebhookEvents, webhookRoutes } from './routes/webhooks.js';
 import { validationHook } from './validation.js';
 
 export function createApp(deps: AppDeps) {
@@ -39,12 +45,16 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes(deps));
   app.route('/', templateRoutes(deps));
   app.route('/', extractionRoutes(deps));
+  app.route('/', flowRunRoutes(deps)); // before flowRoutes: /v2/flows/runs is not a flow id
+  app.route('/', flowRoutes(deps));
+  app.route('/', webhookRoutes(deps));
+  registerWebhookEvents(app.openAPIRegistry);
+  app.route('/', importerRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'A workspace API key' });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Distill API', version: '2.0.0', description: 'Documents in, validated structured data out.' },
-  });
+  const openApiDocument = documentBuilder(app);
+  app.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
+  app.route('/', docsRoutes((url) => openApiDocument(new URL(url).origin)));
 
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError(handleError);

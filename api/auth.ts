@@ -20,9 +20,10 @@ export function requireApiKey({ db }: Pick<AppDeps, 'db'>): MiddlewareHandler<Ap
     const header = c.req.header('authorization') ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !KEY_SHAPE.test(m[1]!)) throw unauthorized();
-    const key = await db.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]!) }, select: { workspaceId: true, revokedAt: true } });
+    const key = await db.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]!) }, select: { id: true, workspaceId: true, revokedAt: true } });
     if (!key || key.revokedAt) throw unauthorized();
     c.set('workspaceId', key.workspaceId);
+    c.set('apiKeyId', key.id);
     await next();
   };
 }

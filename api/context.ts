@@ -15,6 +15,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     workspaceId: string;
+    /** the id of the caller's API key (recorded e.g. as a flow run's reviewer) */
+    apiKeyId: string;
   };
 }
 

@@ -22,7 +22,7 @@ export function extractionSummary(e: ExtractionRecord) {
 }
 
 function snapshotForResponse(t: TemplateSnapshot | null, e: ExtractionRecord) {
-  if (!t || !t.tables) return { id: e.templateId, name: e.templateName, fields: [], tables: [] };
+  if (!t) return { id: e.templateId, name: e.templateName, fields: [], tables: [] };
   const column = (c: { key: string; name: string; data_type: string }) => ({ key: c.key, name: c.name, data_type: c.data_type });
   return {
     id: t.id,
@@ -32,8 +32,14 @@ function snapshotForResponse(t: TemplateSnapshot | null, e: ExtractionRecord) {
   };
 }
 
+/** null while template_id=auto has not chosen yet (the record holds {}). */
+function snapshotOf(e: ExtractionRecord): TemplateSnapshot | null {
+  const t = e.template as Partial<TemplateSnapshot> | null;
+  return t && Array.isArray(t.tables) && Array.isArray(t.fields) ? (t as TemplateSnapshot) : null;
+}
+
 export async function extractionFull(db: Database, e: ExtractionRecord) {
-  const template = (e.template as TemplateSnapshot | null) ?? null;
+  const template = snapshotOf(e);
   const stored = await db.prisma.extractionTable.findMany({ where: { extractionId: e.id } });
   const all = parseRowFilter('all');
   const tables: Record<string, { pagination: { offset: number; limit: number; total: number; next_offset: number | null; filter: string }; rows: Awaited<ReturnType<typeof rowsPage>> }> = {};
@@ -55,7 +61,7 @@ export async function extractionFull(db: Database, e: ExtractionRecord) {
     validations: {},
   };
   const stats = (e.stats as { fields: { valid: number; invalid: number; total: number }; tables: typeof emptyStats } | null) ?? {
-    fields: { valid: 0, invalid: 0, total: template?.fields.length ?? 0 },
+    fields: { valid: 0, invalid: 0, total: template?.fields?.length ?? 0 },
     tables: emptyStats,
   };
   const progress = e.progress as { pages_done: number; pages_total: number } | null;

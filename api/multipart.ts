@@ -59,8 +59,9 @@ export async function receiveMultipart(
         sink = target;
         planned.push(key);
         record.objectKey = key;
-        // A sink destroyed on purpose (over the limit) rejects; that is not a failure of the request.
         uploads.push(storage.putStream(key, target, plan.contentType).catch((error: Error) => {
+          // An empty part cannot be stored as a multipart upload; it is simply not kept.
+          if (record.size === 0) record.objectKey = undefined;
           if (record.objectKey) throw error;
         }));
       }
@@ -68,8 +69,10 @@ export async function receiveMultipart(
         record.size += chunk.length;
         if (!sink) return;
         if (record.size > plan.maxBytes) {
+          // Over the limit: end the upload (the S3 client may not be reading yet, so destroying
+          // the stream could leave it waiting forever); the object is removed below, not kept.
           record.objectKey = undefined;
-          sink.destroy(new Error('file over the size limit'));
+          sink.end();
           sink = null;
           return;
         }

@@ -36,7 +36,8 @@ export const ExtractionSummarySchema = z
     id: z.string(),
     status: z.enum(['processing', 'completed', 'failed']),
     template_id: z.string(),
-    metadata: MetadataSchema.nullable(),
+    // z.union, not .nullable(): the generator drops null from a nullable $ref (zod-to-openapi)
+    metadata: z.union([MetadataSchema, z.null()]),
     created_at: z.number().int(),
     updated_at: z.number().int(),
     file_info: z.object({ file_name: z.string(), file_type: z.string() }),

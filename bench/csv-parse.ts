@@ -9,6 +9,8 @@ export interface CsvParseBenchResult {
   rows: number;
   megabytes: number;
   seconds: number;
+  /** CPU time of the process (all threads) over the same span: steadier on a busy machine. */
+  cpuSeconds: number;
   megabytesPerSecond: number;
 }
 
@@ -37,11 +39,14 @@ export async function benchCsvParse(path = '/tmp/distill-bench-500k.csv', rows =
   if (!existsSync(path)) await generateCsv(path, rows);
   const megabytes = statSync(path).size / 1e6;
   const started = process.hrtime.bigint();
+  const cpuStarted = process.cpuUsage();
   const format = await sniffCsvFormat(path);
   let count = 0;
   for await (const batch of readCsvBatches(path, format)) count += batch.length;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { rows: count, megabytes, seconds, megabytesPerSecond: megabytes / seconds };
+  const cpu = process.cpuUsage(cpuStarted);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return { rows: count, megabytes, seconds, cpuSeconds, megabytesPerSecond: megabytes / seconds };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -51,7 +56,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const r = await benchCsvParse();
     seconds.push(r.seconds);
     console.log(
-      `csv-parse run ${k + 1}: ${r.rows} rows, ${r.megabytes.toFixed(1)} MB in ${r.seconds.toFixed(3)} s (${r.megabytesPerSecond.toFixed(0)} MB/s)`,
+      `csv-parse run ${k + 1}: ${r.rows} rows, ${r.megabytes.toFixed(1)} MB in ${r.seconds.toFixed(3)} s ` +
+        `(${r.megabytesPerSecond.toFixed(0)} MB/s, ${r.cpuSeconds.toFixed(3)} s CPU)`,
     );
   }
   // The first run includes JIT warm-up; the median is what a long-lived worker sees.

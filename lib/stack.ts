@@ -61,13 +61,15 @@ function logFile(dataDir: string, name: string): number {
 export interface StackOptions {
   /** Keep Temporal history in memory instead of the data directory's file (tests). */
   ephemeral?: boolean;
+  uiPort?: number;
+  consolePort?: number;
   log?: (line: string) => void;
 }
 
 export async function ensureTemporal(e: Env, options: StackOptions = {}): Promise<Service> {
   const dev = temporalDevConfig();
   const { host, port } = hostPort(e.TEMPORAL_ADDRESS);
-  const uiPort = port === hostPort(dev.address).port ? dev.ui_port : port + 1000;
+  const uiPort = options.uiPort ?? (port === hostPort(dev.address).port ? dev.ui_port : port + 1000);
   let child: ChildProcess | undefined;
   if (!(await portOpen(host, port))) {
     const binary = findBinary('temporal', process.env.TEMPORAL_BIN, e.DISTILL_TOOLS_DIR);
@@ -133,7 +135,7 @@ export async function ensureS3(e: Env, options: StackOptions & { dataDir?: strin
     mkdirSync(dir, { recursive: true });
     const out = logFile(e.DISTILL_DATA_DIR, options.ephemeral ? 'minio-test' : 'minio');
     options.log?.(`starting MinIO on ${url.host}`);
-    child = spawn(binary, ['server', dir, '--address', `${url.hostname}:${port}`, '--console-address', `${url.hostname}:${port + 1}`, '--quiet'], {
+    child = spawn(binary, ['server', dir, '--address', `${url.hostname}:${port}`, '--console-address', `${url.hostname}:${options.consolePort ?? port + 1}`, '--quiet'], {
       stdio: ['ignore', out, out],
       env: { ...process.env, MINIO_ROOT_USER: e.S3_ACCESS_KEY, MINIO_ROOT_PASSWORD: e.S3_SECRET_KEY, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
     });

@@ -19,7 +19,7 @@ export const KEY_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const ValidationRuleSchema = z
   .object({
     type: z.enum(VALIDATION_TYPES),
-    value: z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : String(v))),
+    value: z.union([z.string(), z.number()]).transform((v) => String(v)).optional(),
     severity: z.enum(SEVERITIES).default('error'),
     message: z.string().optional(),
   })

@@ -1,6 +1,8 @@
 // The stack the test suite and the benchmarks run against: its own Temporal dev server (in
 // memory), its own MinIO (temp dir), its own database — nothing shared with `npm start`.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,23 +11,38 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureDatabaseReady, ensureS3, ensureTemporal, stopChild, type Service } from './stack.js';
 import type { Env } from './env.js';
 
-export const TEST_ENV: Record<string, string> = {
-  TEMPORAL_ADDRESS: '127.0.0.1:7243',
-  TEMPORAL_NAMESPACE: 'distill',
-  TEMPORAL_TASK_QUEUE: 'distill-test',
-  S3_ENDPOINT: 'http://127.0.0.1:9190',
-  S3_BUCKET: 'distill-test',
-  DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/distill_test',
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-  LOG_LEVEL: 'warn',
-};
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Free ports and a database of its own, so several runs (developers, CI, benches) never collide. */
+async function testEnv(): Promise<Record<string, string>> {
+  const base = process.env.DATABASE_URL_TEST_BASE ?? 'postgresql://postgres@127.0.0.1:5432/';
+  return {
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    TEMPORAL_UI_PORT: String(await freePort()),
+    TEMPORAL_NAMESPACE: 'distill',
+    TEMPORAL_TASK_QUEUE: 'distill-test',
+    S3_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+    S3_CONSOLE_PORT: String(await freePort()),
+    S3_BUCKET: 'distill-test',
+    DATABASE_URL: `${base}distill_test_${process.pid}`,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'warn',
+  };
+}
 
 export interface TestStack {
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
-async function recreateDatabase(url: string): Promise<void> {
+async function recreateDatabase(url: string, create = true): Promise<void> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
   target.pathname = '/postgres';
@@ -33,7 +50,7 @@ async function recreateDatabase(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
+    if (create) await client.query(`CREATE DATABASE "${name}"`);
   } finally {
     await client.end();
   }
@@ -41,15 +58,15 @@ async function recreateDatabase(url: string): Promise<void> {
 
 export async function startTestStack(log: (line: string) => void, overrides: Record<string, string> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'distill-test-'));
-  const vars = { ...TEST_ENV, DISTILL_DATA_DIR: dataDir, ...overrides };
+  const vars: Record<string, string> = { ...(await testEnv()), DISTILL_DATA_DIR: dataDir, ...overrides };
   Object.assign(process.env, vars);
   const { env } = await import('./env.js');
   const e: Env = env();
   await recreateDatabase(e.DATABASE_URL);
   await ensureDatabaseReady(e);
   const services: Service[] = [];
-  services.push(await ensureTemporal(e, { ephemeral: true, log }));
-  services.push(await ensureS3(e, { ephemeral: true, dataDir: join(dataDir, 's3'), log }));
+  services.push(await ensureTemporal(e, { ephemeral: true, log, uiPort: Number(vars.TEMPORAL_UI_PORT) }));
+  services.push(await ensureS3(e, { ephemeral: true, dataDir: join(dataDir, 's3'), log, consolePort: Number(vars.S3_CONSOLE_PORT) }));
   // Bundle the workflows once; every worker the tests start loads this file.
   const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)), logger: quietLogger });
   const bundlePath = join(dataDir, 'workflow-bundle.js');
@@ -58,6 +75,8 @@ export async function startTestStack(log: (line: string) => void, overrides: Rec
     env: { ...vars, WORKFLOW_BUNDLE_PATH: bundlePath },
     async stop() {
       for (const service of services.reverse()) await stopChild(service.child);
+      await recreateDatabase(e.DATABASE_URL, false).catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

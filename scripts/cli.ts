@@ -12,6 +12,7 @@ type Command = (db: Database, args: string[]) => Promise<unknown>;
 class UsageError extends Error {}
 
 const commands: Record<string, Command> = {
+  'flow run': async (db, args) => (await import('../lib/flows-cli.js')).flowRunCommand(db, args), // FLOW_ID --file KEY=PATH ... [--metadata JSON] [--name N]
   'workspace create': async (db, args) => {
     const { values } = parseArgs({ args, options: { name: { type: 'string' } } });
     if (!values.name?.trim()) throw new UsageError('workspace create needs --name NAME');

@@ -15,9 +15,9 @@ async function main() {
   const s3 = await ensureS3(e, { log: say });
   for (const service of [temporal, s3]) if (service.child) children.push(service.child);
 
-  const tsx = `${repoRoot}node_modules/.bin/tsx`;
-  const api = spawn(tsx, ['api/main.ts'], { cwd: repoRoot, stdio: 'inherit' });
-  const worker = spawn(tsx, ['workers/main.ts'], { cwd: repoRoot, stdio: 'inherit' });
+  const node = (script: string) => spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
+  const api = node('api/main.ts');
+  const worker = node('workers/main.ts');
   children.push(api, worker);
   for (const [name, child] of [['API', api], ['worker', worker]] as const) {
     child.on('exit', (code, signal) => {

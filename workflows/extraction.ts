@@ -22,7 +22,7 @@ const bookkeeping = proxyActivities<ExtractionActivities>({
 
 const documentWork = proxyActivities<ExtractionActivities>({
   startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '2 minutes',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2s', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['DocumentError', 'NoTemplateMatch', 'NotFound'] },
 });
 

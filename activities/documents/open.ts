@@ -1,6 +1,5 @@
 // Opens a stored document of any supported kind as the common document model.
-import { openSpreadsheet } from './spreadsheet/index.js';
-import { readPagedDocument } from './pages.js';
+// Readers load on first use: a worker that only sees spreadsheets never loads pdf.js.
 import type { DocumentContent, FileKind, Guidance, ProgressReporter } from './types.js';
 
 export async function openDocument(
@@ -9,7 +8,11 @@ export async function openDocument(
   extension: string,
   options: { guidance: Guidance; onProgress?: ProgressReporter },
 ): Promise<DocumentContent> {
-  if (kind === 'pdf' || kind === 'image') return readPagedDocument(path, kind, options);
+  if (kind === 'pdf' || kind === 'image') {
+    const { readPagedDocument } = await import('./pages.js');
+    return readPagedDocument(path, kind, options);
+  }
+  const { openSpreadsheet } = await import('./spreadsheet/index.js');
   const sheets = await openSpreadsheet(path, kind, extension);
   return { kind, pageCount: sheets.length, sheets, lines: [] };
 }

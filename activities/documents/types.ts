@@ -8,6 +8,8 @@ export interface SheetSource {
   name: string;
   /** 1-based first page for tables found in documents; undefined for spreadsheets. */
   page?: number;
+  /** Text line just above a table found in a document (its caption), for the `tableStart` hint. */
+  startMarker?: string;
   /**
    * Rows of cell strings, top to bottom, in batches (a few thousand rows each for large
    * sources: per-row async iteration costs too much at 500k rows). May include header rows

@@ -93,14 +93,16 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
     }
   }
 
-  app.openapi(
-    createRoute({
+  // Documented like every route, but handled without the body validator: the multipart body
+  // must reach receiveMultipart as an unread stream.
+  const uploadRoute = createRoute({
       method: 'post', path: '/v2/extractions/upload', tags: ['Extractions'], security, summary: 'Upload a file for extraction',
       description: 'Streams the file to storage, records the extraction and starts its workflow. Answers 202 with status processing.',
       request: { body: { required: true, content: { 'multipart/form-data': { schema: UploadBodySchema } } } },
       responses: { 202: { description: 'Accepted; poll GET /v2/extractions/{id}', content: { 'application/json': { schema: UploadResponseSchema } } }, ...errorResponses(400, 401, 404, 503) },
-    }),
-    async (c) => {
+    });
+  app.openAPIRegistry.registerPath(uploadRoute);
+  app.post(uploadRoute.path, async (c) => {
       const workspaceId = c.get('workspaceId');
       const limit = env.MAX_UPLOAD_BYTES;
       const declared = Number(c.req.header('content-length') ?? 0);
@@ -161,8 +163,7 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
         await discardFiles(storage, received);
         throw error;
       }
-    },
-  );
+  });
 
   app.openapi(
     createRoute({

@@ -2,25 +2,17 @@
 // gives tests an HTTP client. No mocks: Postgres, Temporal and S3 are the real servers.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from '../../lib/test-stack.js';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
 const run = promisify(execFile);
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
 
 function startProcess(script: string, extraEnv: Record<string, string>): ChildProcess {
-  const child = spawn(tsx, [script], { cwd: root, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node --import tsx, not the tsx launcher: one process, so a SIGKILL really kills the worker.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());
@@ -29,7 +21,7 @@ function startProcess(script: string, extraEnv: Record<string, string>): ChildPr
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.on('exit', (code, signal) => {
-    if (code && code !== 0 && signal === null && process.env.TEST_VERBOSE !== '0') {
+    if (process.env.TEST_VERBOSE === '1' || (code && code !== 0 && signal === null)) {
       process.stderr.write(`[${script} exited ${code}]\n${output.join('').slice(-4000)}\n`);
     }
   });
@@ -74,7 +66,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
     await new Promise((r) => setTimeout(r, 150));
   }
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
     return stdout;
   };
   return {

@@ -140,6 +140,25 @@ describe('CsvParser', () => {
     }
   });
 
+  it('appends to the array it is given', () => {
+    const parser = new CsvParser(',');
+    const rows = [['earlier']];
+    assert.equal(parser.push('a,b\nc', rows), rows);
+    assert.deepEqual(rows, [['earlier'], ['a', 'b']]);
+  });
+
+  it('stops with a DocumentError when an unclosed quote swallows a huge file', () => {
+    const parser = new CsvParser(',');
+    const megabyte = 'x'.repeat(1024 * 1024);
+    parser.push('a,"');
+    assert.throws(
+      () => {
+        for (let k = 0; k < 40; k++) parser.push(megabyte);
+      },
+      { name: 'DocumentError', message: /unclosed/ },
+    );
+  });
+
   it('rejects a delimiter it cannot use', () => {
     assert.throws(() => new CsvParser('"'));
     assert.throws(() => new CsvParser(',,'));

@@ -34,9 +34,10 @@ export function unionSpans(boxes: readonly Box[]): { x0: number; x1: number }[] 
  * with text on both sides of it in enough lines (a border the producer did not draw).
  */
 export function hiddenColumns(lines: readonly Line[], left: number, right: number): number[] {
-  if (lines.length < 5) return [];
+  if (lines.length < 2) return [];
   const size = median(lines.map((l) => l.size)) || 10;
-  const xs = whitespaceColumns(lines, left, right, 1.0);
+  // Few lines can leave a river by chance: ask for a wider one.
+  const xs = whitespaceColumns(lines, left, right, lines.length < 5 ? 1.5 : 1.0);
   const inner = xs.slice(1, -1);
   return inner.filter((x) => {
     let both = 0;

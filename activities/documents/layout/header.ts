@@ -14,6 +14,34 @@ function dominantFont(rows: readonly CellRow[]): string | undefined {
   return best;
 }
 
+export interface HeaderShape {
+  /** Leading rows with one phrase across the table: captions and titles. */
+  captions: number;
+  /** Rows after the captions that form the header (0 when the table has none). */
+  header: number;
+}
+
+/** A row holding one phrase that starts in the first column and runs across the next ones. */
+function isCaption(row: CellRow, xs: readonly number[]): boolean {
+  if (row.cells.filter((c) => c.length).length !== 1) return false;
+  const words = row.cells[0]!;
+  if (words.length === 0) return false;
+  const right = Math.max(...words.map((w) => w.x1));
+  const left = Math.min(...words.map((w) => w.x0));
+  return (left + right) / 2 > xs[1]!;
+}
+
+export function headerShape(rows: readonly CellRow[], xs: readonly number[]): HeaderShape {
+  const width = rows[0]?.cells.length ?? 0;
+  let captions = 0;
+  if (width >= 3) {
+    while (captions < Math.min(3, rows.length - 2) && isCaption(rows[captions]!, xs)) captions++;
+  }
+  const header = headerRowCount(rows.slice(captions));
+  // Captions stay rows of the table unless a header follows them.
+  return header > 0 ? { captions, header } : { captions: 0, header: headerRowCount(rows) };
+}
+
 /** Number of leading rows that form the header (0 when the table has none). */
 export function headerRowCount(rows: readonly CellRow[]): number {
   if (rows.length < 2) return 0;

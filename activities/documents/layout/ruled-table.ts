@@ -1,9 +1,9 @@
 // A ruled region and the words inside it -> a table. Rules give the grid where they exist;
 // whitespace gives the rest (columns of a table ruled only between rows, rows of a box that
 // holds many lines of figures).
-import { type Box, type PageWord, centerX, centerY, median } from './geometry.js';
+import { type Box, type PageWord, centerX, centerY } from './geometry.js';
 import { chunksOf, groupLines, type Line } from './lines.js';
-import { columnOfWord, isValueLike, cellText } from './cells.js';
+import { columnOfWord, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
 import { positions, ruled, type RuledRegion } from './grid.js';
 import { linesToRows } from './rows.js';
@@ -13,6 +13,8 @@ export interface GridRows {
   box: Box;
   xs: number[];
   rows: CellRow[];
+  /** Rows known to be header from the drawing (text above the first rule of a row-ruled table). */
+  headerHint?: number;
 }
 
 const INSIDE = 1.5;
@@ -48,6 +50,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   const verticals = region.vertical;
   const horizontals = region.horizontal;
 
+  let headerHint = 0;
   let xs = [box.x0, ...positions(verticals).filter((x) => x > box.x0 + 3 && x < box.x1 - 3), box.x1];
   const ruledColumns = xs.length > 2;
   if (!ruledColumns) {
@@ -55,6 +58,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     if (verticals.length === 0) {
       const header = headerLinesAbove(pageLines, box, xs);
       if (header.length) {
+        headerHint = header.length;
         box = { ...box, y0: Math.min(...header.map((l) => l.box.y0)) - INSIDE };
         words = wordsInside(pageWords, box);
         xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
@@ -96,19 +100,25 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     }
     const row: CellRow = { cells: xs.slice(1).map(() => []), top: ys[r]!, bottom: ys[r + 1]! };
     const spanStart = spanStarts(xs, ys[r]!, ys[r + 1]!, region, ruledColumns);
-    for (const line of lines) placeLine(line, xs, spanStart, row);
+    // A band holding nothing but one phrase per line is a title across the table, even where
+    // column rules run under its text: it stays whole, in the cell where it starts.
+    const groups = lines.map((line) => phrases(line));
+    const title = lines.length <= 3 && groups.every((g) => g.length === 1) && groups.some((g) => crossesRule(g[0]!, xs));
+    lines.forEach((line, i) => placeLine(groups[i]!, xs, title ? xs.slice(1).map(() => 0) : spanStart, row));
     let own = false;
     row.cells.forEach((cellWords, c) => {
       const above = owner[c];
       const open = above !== undefined && horizontals.length > 0 && !ruled(horizontals, ys[r]!, xs[c]!, xs[c + 1]!, 0.5);
-      if (open && cellWords.length) above.cells[c]!.push(...cellWords);
-      else if (cellWords.length) own = true;
+      if (open && cellWords.length) {
+        above.cells[c]!.push(...cellWords);
+        row.cells[c] = [];
+      } else if (cellWords.length) own = true;
       if (!open) owner[c] = row;
     });
     if (own) rows.push(row);
     else row.cells.forEach((_, c) => owner[c] === row && (owner[c] = undefined));
   });
-  return { box, xs, rows };
+  return { box, xs, rows, headerHint };
 }
 
 /** A band (between two rules) with several full lines of figures, not one row of wrapped cells. */
@@ -137,8 +147,8 @@ function spanStarts(xs: readonly number[], top: number, bottom: number, region: 
   return starts;
 }
 
-/** A lone phrase across merged cells goes to the first of them; several phrases keep their columns. */
-function placeLine(line: Line, xs: readonly number[], spanStart: readonly number[], row: CellRow): void {
+/** Runs of words with word spacing between them. */
+function phrases(line: Line): PageWord[][] {
   const size = line.size;
   const groups: PageWord[][] = [];
   for (const w of line.words) {
@@ -147,6 +157,15 @@ function placeLine(line: Line, xs: readonly number[], spanStart: readonly number
     if (last && prev && w.x0 - prev.x1 <= 0.8 * size) last.push(w);
     else groups.push([w]);
   }
+  return groups;
+}
+
+function crossesRule(words: readonly PageWord[], xs: readonly number[]): boolean {
+  return columnOfWord(xs, words[0]!) !== columnOfWord(xs, words[words.length - 1]!);
+}
+
+/** A lone phrase across merged cells goes to the first of them; several phrases keep their columns. */
+function placeLine(groups: readonly PageWord[][], xs: readonly number[], spanStart: readonly number[], row: CellRow): void {
   const perSpan = new Map<number, number>();
   for (const g of groups) {
     const s = spanStart[columnOfWord(xs, g[0]!)]!;
@@ -160,4 +179,3 @@ function placeLine(line: Line, xs: readonly number[], spanStart: readonly number
   }
 }
 
-export { median, cellText };

@@ -12,7 +12,7 @@ export interface TextItemLike {
   fontName: string;
 }
 
-export function isTextItem(item: unknown): item is TextItemLike {
+export function isTextItem<T>(item: T): item is T & TextItemLike {
   return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
 }
 

@@ -2,7 +2,7 @@
 import type { PageGeometry } from '../layout/geometry.js';
 import { loadPdfjs, type PdfDocument } from './pdfjs.js';
 import { makeFrame, type Matrix } from './page-frame.js';
-import { dominantTurns, isTextItem, wordsOfItems } from './page-text.js';
+import { dominantTurns, isTextItem, wordsOfItems, type TextItemLike } from './page-text.js';
 import { rulingsOfOperators } from './page-rulings.js';
 
 export interface PdfPageContent {
@@ -25,7 +25,7 @@ export async function readPdfPage(doc: PdfDocument, pageNumber: number): Promise
     const viewport = page.getViewport({ scale: 1 });
     const vt = viewport.transform as Matrix;
     const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
-    const items = content.items.filter(isTextItem);
+    const items: TextItemLike[] = content.items.filter(isTextItem);
     const frame = makeFrame(viewport.width, viewport.height, vt, dominantTurns(items, vt));
     const words = wordsOfItems(items, frame);
     const opList = await page.getOperatorList();

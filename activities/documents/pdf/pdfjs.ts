@@ -9,8 +9,23 @@ type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
 let loading: Promise<Pdfjs> | undefined;
 
+// The legacy build's core-js polyfills replace Array.prototype.push for the whole process with a
+// spec-pedantic JavaScript version (a check on pushing onto a frozen-length array fails on this
+// V8). Every push anywhere then runs several times slower; nothing pdf.js does depends on the
+// difference, so the engine's own push is put back once pdf.js (and its worker code) has loaded.
+const nativePush = Array.prototype.push;
+
+function restoreNativePush(): void {
+  if (Array.prototype.push !== nativePush) {
+    Object.defineProperty(Array.prototype, 'push', { value: nativePush, writable: true, configurable: true, enumerable: false });
+  }
+}
+
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
+    restoreNativePush();
+    return m;
+  });
   return loading;
 }
 
@@ -42,6 +57,9 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   } catch (error) {
     await task.destroy().catch(() => undefined);
     throw toDocumentError(error) ?? error;
+  } finally {
+    // The worker code (loaded with the first document) carries the same polyfills.
+    restoreNativePush();
   }
   if (doc.numPages < 1) {
     await doc.destroy();

@@ -33,9 +33,11 @@ export class CsvParser {
     this.delimiter = delimiter.charCodeAt(0);
   }
 
-  /** Feeds the next piece of text; returns the rows completed by it (blank rows left out). */
-  push(chunk: string): string[][] {
-    const rows: string[][] = [];
+  /**
+   * Feeds the next piece of text; returns the rows completed by it (blank rows left out),
+   * appended to `rows` when given, which spares a streaming caller a copy of every row.
+   */
+  push(chunk: string, rows: string[][] = []): string[][] {
     const n = chunk.length;
     if (n === 0) return rows;
     let i = 0;

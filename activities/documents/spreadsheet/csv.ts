@@ -3,6 +3,7 @@
 // one chunk plus one batch of rows whatever the file's size.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { DocumentError } from '../errors.js';
 import type { SheetSource } from '../types.js';
 import { CsvParser } from './csv-parser.js';
 import { detectDelimiter } from './delimiter.js';
@@ -34,6 +35,9 @@ export async function sniffCsvFormat(path: string, delimiter?: string): Promise<
     await handle.close();
   }
   const { encoding, bomLength } = detectEncoding(head, complete);
+  if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && looksBinary(head)) {
+    throw new DocumentError('The CSV file could not be read: it is not a text file');
+  }
   if (delimiter !== undefined) return { encoding, bomLength, delimiter };
   const sample = createChunkDecoder(encoding).write(head.subarray(bomLength));
   return { encoding, bomLength, delimiter: detectDelimiter(sample, complete) };
@@ -55,12 +59,11 @@ export async function* readCsvBatches(
       // Parsing a 1 MiB read in smaller slices hands rows on sooner, so fewer of them are alive
       // at once; that keeps them in V8's young generation, where collecting them is cheap.
       for (let at = 0; at < text.length; at += PARSE_SLICE_CHARS) {
-        for (const row of parser.push(text.slice(at, at + PARSE_SLICE_CHARS))) {
-          batch.push(row);
-          if (batch.length === batchRows) {
-            yield batch;
-            batch = [];
-          }
+        parser.push(text.slice(at, at + PARSE_SLICE_CHARS), batch);
+        if (batch.length >= batchRows) {
+          let from = 0;
+          for (; from + batchRows <= batch.length; from += batchRows) yield batch.slice(from, from + batchRows);
+          batch = batch.slice(from);
         }
       }
     }
@@ -68,12 +71,23 @@ export async function* readCsvBatches(
     // Also reached when the consumer stops early: release the file at once.
     stream.destroy();
   }
-  for (const row of [...parser.push(decoder.end()), ...parser.end()]) batch.push(row);
-  while (batch.length > batchRows) yield batch.splice(0, batchRows);
-  if (batch.length > 0) yield batch;
+  parser.push(decoder.end(), batch);
+  batch.push(...parser.end());
+  for (let from = 0; from < batch.length; from += batchRows) yield batch.slice(from, from + batchRows);
 }
 
 export async function openCsv(path: string, name: string, delimiter?: string): Promise<SheetSource> {
   const format = await sniffCsvFormat(path, delimiter);
   return { name, batches: () => readCsvBatches(path, format) };
+}
+
+// Text has next to no control characters (UTF-16 aside, detected before this); a PDF or image
+// renamed to .csv is full of them, and parsing it would hand the mapper pages of garbage rows.
+const BINARY_SIGNATURES = ['%PDF-', '\x89PNG', '\xff\xd8\xff', 'GIF8'].map((s) => Buffer.from(s, 'latin1'));
+
+function looksBinary(head: Uint8Array): boolean {
+  if (BINARY_SIGNATURES.some((signature) => Buffer.from(head.subarray(0, signature.length)).equals(signature))) return true;
+  let control = 0;
+  for (const byte of head) if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) control++;
+  return control > head.length / 100;
 }

@@ -52,9 +52,9 @@ export class XmlScanner {
         const end = findTagEnd(s, lt + 1);
         if (end === -1) break;
         const selfClosing = s.charCodeAt(end - 1) === SLASH;
-        const inner = s.slice(lt + 1, selfClosing ? end - 1 : end);
-        const nameEnd = nameLength(inner);
-        handler.open(localName(inner.slice(0, nameEnd)), inner.slice(nameEnd), selfClosing);
+        const innerEnd = selfClosing ? end - 1 : end;
+        const nameEnd = findNameEnd(s, lt + 1, innerEnd);
+        handler.open(localName(s.slice(lt + 1, nameEnd)), nameEnd === innerEnd ? '' : s.slice(nameEnd, innerEnd), selfClosing);
         pos = end + 1;
       }
     }
@@ -107,12 +107,12 @@ function findTagEnd(s: string, from: number): number {
   }
 }
 
-function nameLength(inner: string): number {
-  for (let k = 0; k < inner.length; k++) {
-    const c = inner.charCodeAt(k);
+function findNameEnd(s: string, from: number, to: number): number {
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k);
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return k;
   }
-  return inner.length;
+  return to;
 }
 
 function localName(qualified: string): string {

@@ -82,13 +82,6 @@ export class ZipArchive {
     return inflate;
   }
 
-  /** The whole part, for the small ones (workbook, relationships, styles). */
-  async read(entry: ZipEntry): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.stream(entry)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  }
-
   // The local header repeats the name and may carry a different extra field than the central
   // directory, so the data's start is read from it rather than computed.
   private async dataOffset(entry: ZipEntry): Promise<number> {

@@ -1,0 +1,107 @@
+// Tables with no rules: runs of lines whose text falls into the same whitespace-separated columns.
+import { type PageWord, boxOf, median } from './geometry.js';
+import { chunksOf, makeLine, type Line } from './lines.js';
+import { columnOfWord, isValueLike } from './cells.js';
+import { whitespaceColumns } from './columns.js';
+import { linesToRows } from './rows.js';
+import type { GridRows } from './ruled-table.js';
+
+// Lines further apart than this (in font sizes) do not belong to one table.
+const MAX_LINE_GAP = 2.0;
+// Prose laid out in two columns is not a table: table cells are short.
+const MAX_WORDS_PER_CELL = 5;
+
+export function textTables(lines: readonly Line[]): GridRows[] {
+  const tables: GridRows[] = [];
+  for (const run of tabularRuns(lines)) {
+    const parts = splitSideBySide(run).map(tableOfLines);
+    const [left, right] = parts;
+    if (parts.length === 2 && left && right && left.xs.length === right.xs.length) {
+      // A list too long for the page's height, wrapped into a second block of the same columns:
+      // it reads on from the bottom of the left block to the top of the right one.
+      tables.push({ box: boxOf([left.box, right.box]), xs: left.xs, rows: [...left.rows, ...right.rows] });
+    } else {
+      for (const t of parts) if (t) tables.push(t);
+    }
+  }
+  return tables;
+}
+
+function tabularRuns(lines: readonly Line[]): Line[][] {
+  const runs: Line[][] = [];
+  let run: Line[] = [];
+  const flush = (): void => {
+    // Trailing single phrases end the table unless they sit tight under it (a wrapped last cell).
+    while (run.length && chunksOf(run[run.length - 1]!).length < 2) {
+      const last = run[run.length - 1]!;
+      const above = run[run.length - 2];
+      if (above && last.box.y0 - above.box.y1 <= 0.7 * last.size) break;
+      run.pop();
+    }
+    if (run.filter((l) => chunksOf(l).length >= 2).length >= 2) runs.push(run);
+    run = [];
+  };
+  for (const line of lines) {
+    const tabular = chunksOf(line).length >= 2;
+    const last = run[run.length - 1];
+    if (last) {
+      const gap = line.box.y0 - last.box.y1;
+      const runBox = boxOf(run.map((l) => l.box));
+      const tooFar = gap > MAX_LINE_GAP * Math.max(line.size, last.size);
+      const wideProse = !tabular && line.box.x1 - line.box.x0 > 0.6 * (runBox.x1 - runBox.x0) && line.words.length > 6;
+      if (tooFar || wideProse) flush();
+    }
+    if (run.length || tabular) run.push(line);
+  }
+  flush();
+  return runs;
+}
+
+function tableOfLines(lines: readonly Line[]): GridRows | undefined {
+  if (lines.length < 2) return undefined;
+  const box = boxOf(lines.map((l) => l.box));
+  const xs = whitespaceColumns(lines, box.x0 - 1, box.x1 + 1);
+  if (xs.length < 3) return undefined;
+  const cols = xs.length - 1;
+  let words = 0;
+  let cells = 0;
+  for (const line of lines) {
+    const used = new Set(line.words.map((w) => columnOfWord(xs, w)));
+    cells += used.size;
+    words += line.words.length;
+  }
+  if (cols === 2 && words / Math.max(1, cells) > MAX_WORDS_PER_CELL) return undefined;
+  const rows = linesToRows(lines, xs);
+  // Columns are what rows share: lines whose pieces never line up with another's are no table.
+  const shared = xs.slice(1).filter((_, c) => rows.filter((r) => r.cells[c]!.length > 0).length >= 2).length;
+  if (shared < 2) return undefined;
+  return { box, xs, rows };
+}
+
+/**
+ * Two tables side by side read as one wide one: split at a gap much wider than the others
+ * when both sides have the same number of columns holding the same kinds of values.
+ */
+function splitSideBySide(lines: Line[]): Line[][] {
+  const box = boxOf(lines.map((l) => l.box));
+  const xs = whitespaceColumns(lines, box.x0 - 1, box.x1 + 1);
+  const cols = xs.length - 1;
+  if (cols < 4 || cols % 2) return [lines];
+  const all = lines.flatMap((l) => l.words);
+  const extents = xs.slice(1).map((_, c) => boxOf(all.filter((w) => columnOfWord(xs, w) === c)));
+  const gaps = extents.slice(1).map((e, c) => e.x0 - extents[c]!.x1);
+  const half = cols / 2;
+  const middle = gaps[half - 1]!;
+  const others = gaps.filter((_, i) => i !== half - 1);
+  const size = median(lines.map((l) => l.size));
+  if (middle < 3 * size || middle < 2.5 * Math.max(...others)) return [lines];
+  const kind = (c: number): boolean => {
+    const ws = all.filter((w) => columnOfWord(xs, w) === c);
+    return ws.filter((w) => isValueLike(w.text)).length * 2 > ws.length;
+  };
+  for (let c = 0; c < half; c++) if (kind(c) !== kind(c + half)) return [lines];
+  const cut = xs[half]!;
+  const side = (keep: (w: PageWord) => boolean): Line[] =>
+    lines.map((l) => l.words.filter(keep)).filter((ws) => ws.length).map(makeLine);
+  return [side((w) => (w.x0 + w.x1) / 2 < cut), side((w) => (w.x0 + w.x1) / 2 >= cut)];
+}

@@ -1,0 +1,161 @@
+// Text tesseract left out. Sparse-text reading (psm 11) drops lone short words, typically a
+// one-character cell ("7", "X"). Ink that no recognised word covers is gathered into blobs of
+// text size; the blobs are stacked into one small picture, one per line, and read in a single
+// extra tesseract call as a uniform block (psm 6), then mapped back to the page.
+import type { GrayImage } from './gray-image.js';
+import type { OcrWord } from './tesseract.js';
+
+export interface InkBlob {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+// Ink darker than this counts (anti-aliased edges of glyphs do not).
+const DARK = 128;
+// Grid cell size in pixels for the coverage and component search.
+const CELL = 4;
+// Text-sized blobs only, in inches: 5 pt to about 28 pt glyphs, words no longer than 1.5 inch.
+const MIN_HEIGHT_IN = 0.05;
+const MAX_HEIGHT_IN = 0.4;
+const MAX_WIDTH_IN = 1.5;
+// Fewer dark pixels than this is dust or a speck (inches squared: about a 0.3 mm square... scaled by dpi).
+const MIN_INK_IN2 = 0.0004;
+// At most this many blobs per page are read back; more means a picture or noise, not dropped text.
+const MAX_BLOBS = 400;
+
+/** Blobs of dark pixels that no tesseract word covers. */
+export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): InkBlob[] {
+  const { width, height, data } = image;
+  const gw = Math.ceil(width / CELL);
+  const gh = Math.ceil(height / CELL);
+  const ink = new Uint16Array(gw * gh);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const grow = ((y / CELL) | 0) * gw;
+    for (let x = 0; x < width; x++) if (data[row + x]! < DARK) ink[grow + ((x / CELL) | 0)]!++;
+  }
+  // Words (with a margin) cover their ink.
+  const margin = Math.max(1, Math.round((0.02 * dpi) / CELL));
+  for (const w of words) {
+    const gx0 = Math.max(0, Math.floor(w.x0 / CELL) - margin);
+    const gx1 = Math.min(gw - 1, Math.floor((w.x1 - 1) / CELL) + margin);
+    const gy0 = Math.max(0, Math.floor(w.y0 / CELL) - margin);
+    const gy1 = Math.min(gh - 1, Math.floor((w.y1 - 1) / CELL) + margin);
+    for (let gy = gy0; gy <= gy1; gy++) ink.fill(0, gy * gw + gx0, gy * gw + gx1 + 1);
+  }
+  const minH = MIN_HEIGHT_IN * dpi;
+  const maxH = MAX_HEIGHT_IN * dpi;
+  const maxW = MAX_WIDTH_IN * dpi;
+  const minInk = MIN_INK_IN2 * dpi * dpi;
+  const seen = new Uint8Array(gw * gh);
+  const stack: number[] = [];
+  const parts: (InkBlob & { ink: number })[] = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start] || seen[start]) continue;
+    seen[start] = 1;
+    stack.push(start);
+    let gx0 = gw;
+    let gy0 = gh;
+    let gx1 = -1;
+    let gy1 = -1;
+    let count = 0;
+    while (stack.length) {
+      const i = stack.pop()!;
+      const gx = i % gw;
+      const gy = (i / gw) | 0;
+      count += ink[i]!;
+      if (gx < gx0) gx0 = gx;
+      if (gx > gx1) gx1 = gx;
+      if (gy < gy0) gy0 = gy;
+      if (gy > gy1) gy1 = gy;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = gy + dy;
+        if (ny < 0 || ny >= gh) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = gx + dx;
+          if (nx < 0 || nx >= gw) continue;
+          const j = ny * gw + nx;
+          if (ink[j] && !seen[j]) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+      }
+    }
+    const b = { x0: gx0 * CELL, y0: gy0 * CELL, x1: Math.min(width, (gx1 + 1) * CELL), y1: Math.min(height, (gy1 + 1) * CELL), ink: count };
+    // Glyph pieces (the dot of an i, parts of a broken digit) are joined below; keep small ones for now.
+    if (b.y1 - b.y0 <= maxH && b.x1 - b.x0 <= maxW) parts.push(b);
+  }
+  if (parts.length > 20 * MAX_BLOBS) return [];
+  // Pieces on one text line with glyph-sized gaps between them form one blob.
+  parts.sort((a, b) => a.x0 - b.x0);
+  const blobs: (InkBlob & { ink: number })[] = [];
+  for (const p of parts) {
+    const h = p.y1 - p.y0;
+    const near = blobs.find((b) => {
+      const overlap = Math.min(b.y1, p.y1) - Math.max(b.y0, p.y0);
+      return overlap > 0.3 * Math.min(h, b.y1 - b.y0) && p.x0 - b.x1 < 0.5 * Math.max(h, b.y1 - b.y0) && p.x0 >= b.x0 - CELL;
+    });
+    if (near) {
+      near.x0 = Math.min(near.x0, p.x0);
+      near.y0 = Math.min(near.y0, p.y0);
+      near.x1 = Math.max(near.x1, p.x1);
+      near.y1 = Math.max(near.y1, p.y1);
+      near.ink += p.ink;
+    } else blobs.push({ ...p });
+  }
+  const kept = blobs.filter((b) => {
+    const h = b.y1 - b.y0;
+    const w = b.x1 - b.x0;
+    return h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.15 * h;
+  });
+  if (kept.length > MAX_BLOBS) return [];
+  return kept.map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));
+}
+
+export interface Strip {
+  image: GrayImage;
+  /** blob i sits at (pad, tops[i]) in the strip */
+  tops: number[];
+  pad: number;
+}
+
+/** The blobs stacked one per line, left-aligned, with white space around each. */
+export function stackBlobs(page: GrayImage, blobs: readonly InkBlob[]): Strip {
+  const heights = blobs.map((b) => b.y1 - b.y0);
+  const pad = Math.max(16, Math.round(Math.max(...heights) * 0.6));
+  const width = Math.max(...blobs.map((b) => b.x1 - b.x0)) + 2 * pad;
+  const tops: number[] = [];
+  let y = pad;
+  for (const h of heights) {
+    tops.push(y);
+    y += h + pad;
+  }
+  const height = y;
+  const data = new Uint8Array(width * height).fill(255);
+  blobs.forEach((b, i) => {
+    const top = tops[i]!;
+    for (let r = 0; r < b.y1 - b.y0; r++) {
+      const from = (b.y0 + r) * page.width + b.x0;
+      data.set(page.data.subarray(from, from + (b.x1 - b.x0)), (top + r) * width + pad);
+    }
+  });
+  return { image: { width, height, data }, tops, pad };
+}
+
+/** Words read from the strip, placed back on the page. */
+export function wordsFromStrip(strip: Strip, blobs: readonly InkBlob[], words: readonly OcrWord[]): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const w of words) {
+    const cy = (w.y0 + w.y1) / 2;
+    const i = blobs.findIndex((b, k) => cy >= strip.tops[k]! - strip.pad / 2 && cy < strip.tops[k]! + (b.y1 - b.y0) + strip.pad / 2);
+    if (i < 0) continue;
+    const b = blobs[i]!;
+    const dx = b.x0 - strip.pad;
+    const dy = b.y0 - strip.tops[i]!;
+    out.push({ ...w, x0: w.x0 + dx, x1: w.x1 + dx, y0: w.y0 + dy, y1: w.y1 + dy, line: `dropped.${i}` });
+  }
+  return out;
+}

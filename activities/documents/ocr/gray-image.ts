@@ -1,0 +1,85 @@
+// 8-bit grey pictures in memory: binary PGM (what `pdftoppm -gray` writes and tesseract reads)
+// and any image file decoded with sharp (libvips, loaded on first use; optional).
+import { readFile, writeFile } from 'node:fs/promises';
+
+export interface GrayImage {
+  width: number;
+  height: number;
+  /** One byte per pixel, rows top to bottom, 0 = black. */
+  data: Uint8Array;
+}
+
+/** Parses a binary PGM (P5, maxval < 256). Undefined for anything else. */
+export function parsePgm(bytes: Uint8Array): GrayImage | undefined {
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x35) return undefined;
+  const fields: number[] = [];
+  let i = 2;
+  while (fields.length < 3 && i < bytes.length) {
+    const c = bytes[i]!;
+    if (c === 0x23) {
+      // comment to end of line
+      while (i < bytes.length && bytes[i] !== 0x0a) i++;
+    } else if (c >= 0x30 && c <= 0x39) {
+      let n = 0;
+      while (i < bytes.length && bytes[i]! >= 0x30 && bytes[i]! <= 0x39) n = n * 10 + (bytes[i++]! - 0x30);
+      fields.push(n);
+      continue;
+    }
+    i++;
+  }
+  // One whitespace byte separates the header from the pixels (consumed by the loop above).
+  const [width, height, maxval] = fields as [number, number, number];
+  if (!width || !height || !maxval || maxval > 255 || bytes.length - i < width * height) return undefined;
+  let data = bytes.subarray(i, i + width * height);
+  if (maxval !== 255) data = data.map((v) => Math.round((v * 255) / maxval));
+  return { width, height, data };
+}
+
+export function encodePgm(image: GrayImage): Buffer {
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii');
+  return Buffer.concat([header, image.data]);
+}
+
+export async function readPgm(path: string): Promise<GrayImage | undefined> {
+  return parsePgm(new Uint8Array(await readFile(path)));
+}
+
+export async function writePgm(path: string, image: GrayImage): Promise<void> {
+  await writeFile(path, encodePgm(image));
+}
+
+type Sharp = typeof import('sharp');
+let sharpLoading: Promise<Sharp | undefined> | undefined;
+
+/** sharp when it is installed and loads on this machine, else undefined (OCR then reads the file as is). */
+function loadSharp(): Promise<Sharp | undefined> {
+  sharpLoading ??= import('sharp').then(
+    (m) => (m as unknown as { default: Sharp }).default ?? (m as unknown as Sharp),
+    () => undefined,
+  );
+  return sharpLoading;
+}
+
+// Pictures larger than this (pixels) are not decoded for rule detection: tesseract reads them as they are.
+const MAX_PIXELS = 120_000_000;
+
+/**
+ * An image file (page `page`, 0-based, of a multi-page TIFF) as upright grey pixels: EXIF
+ * orientation applied, transparency laid over white. Undefined when it cannot be decoded here.
+ */
+export async function decodeImage(input: string | Uint8Array, page = 0): Promise<GrayImage | undefined> {
+  const sharp = await loadSharp();
+  if (!sharp) return undefined;
+  try {
+    const { data, info } = await sharp(input, { page, limitInputPixels: MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 1) return undefined;
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  } catch {
+    return undefined;
+  }
+}

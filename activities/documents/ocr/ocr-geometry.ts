@@ -1,0 +1,72 @@
+// Tesseract words (pixels of the image as given) -> the upright page in points. Tesseract reads
+// sideways text in place; the direction in which words follow each other along its lines
+// tells how the page is turned.
+import type { PageGeometry, PageWord, Ruling } from '../layout/geometry.js';
+import { isRtlText } from '../layout/geometry.js';
+import type { OcrPage } from './tesseract.js';
+
+export function readingTurns(page: OcrPage): number {
+  const byLine = new Map<string, { x: number; y: number }[]>();
+  for (const w of page.words) {
+    let l = byLine.get(w.line);
+    if (!l) byLine.set(w.line, (l = []));
+    l.push({ x: (w.x0 + w.x1) / 2, y: (w.y0 + w.y1) / 2 });
+  }
+  const weight = [0, 0, 0, 0];
+  for (const centres of byLine.values()) {
+    if (centres.length < 2) continue;
+    const first = centres[0]!;
+    const last = centres[centres.length - 1]!;
+    const dx = last.x - first.x;
+    const dy = last.y - first.y;
+    const turn = Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? 0 : 2) : dy > 0 ? 1 : 3;
+    weight[turn]! += centres.length;
+  }
+  let best = 0;
+  for (let t = 1; t < 4; t++) if (weight[t]! > weight[best]!) best = t;
+  return best;
+}
+
+/** `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture. */
+export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, rulings: readonly Ruling[] = []): PageGeometry {
+  const turns = readingTurns(page);
+  const W = page.width;
+  const H = page.height;
+  const map = (x: number, y: number): [number, number] => {
+    switch (turns) {
+      case 1:
+        return [y, W - x];
+      case 2:
+        return [W - x, H - y];
+      case 3:
+        return [H - y, x];
+      default:
+        return [x, y];
+    }
+  };
+  const words: PageWord[] = page.words.map((w) => {
+    const [ax, ay] = map(w.x0, w.y0);
+    const [bx, by] = map(w.x1, w.y1);
+    const x0 = Math.min(ax, bx) * scale;
+    const x1 = Math.max(ax, bx) * scale;
+    const y0 = Math.min(ay, by) * scale;
+    const y1 = Math.max(ay, by) * scale;
+    return { text: w.text, x0, y0, x1, y1, size: y1 - y0, font: '', rtl: isRtlText(w.text) };
+  });
+  const sideways = turns % 2 === 1;
+  const rules: Ruling[] = rulings.map((r) => {
+    const [ax, ay] = r.horizontal ? map(r.from, r.at) : map(r.at, r.from);
+    const [bx, by] = r.horizontal ? map(r.to, r.at) : map(r.at, r.to);
+    const horizontal = Math.abs(by - ay) < Math.abs(bx - ax);
+    return horizontal
+      ? { horizontal, at: ((ay + by) / 2) * scale, from: Math.min(ax, bx) * scale, to: Math.max(ax, bx) * scale }
+      : { horizontal, at: ((ax + bx) / 2) * scale, from: Math.min(ay, by) * scale, to: Math.max(ay, by) * scale };
+  });
+  return {
+    page: pageNumber,
+    width: (sideways ? H : W) * scale,
+    height: (sideways ? W : H) * scale,
+    words,
+    rulings: rules,
+  };
+}

@@ -1,0 +1,53 @@
+// An image file (JPEG, PNG, WebP, TIFF with one or more pages, ...) -> upright page geometry.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PageGeometry } from '../layout/geometry.js';
+import type { ProgressReporter } from '../types.js';
+import { DocumentError } from '../pdf/document-error.js';
+import { selectPages, type PagedRead, OCR_PARALLEL_PAGES } from '../pdf/read-pdf.js';
+import { decodeImage } from './gray-image.js';
+import { sniffImage, tiffPage, tiffPageCount } from './images.js';
+import { ocrImage } from './ocr-page.js';
+import { mapLimited } from './pool.js';
+import { ToolError } from './run-tool.js';
+
+// Scans and photos carry no reliable resolution: coordinates are scaled as if at 300 dpi.
+const ASSUMED_DPI = 300;
+
+export async function readImage(path: string, options: { pages?: number[]; onProgress?: ProgressReporter }): Promise<PagedRead> {
+  const bytes = new Uint8Array(await readFile(path));
+  const format = sniffImage(bytes);
+  if (!format) throw new DocumentError('The file is not a supported image (JPEG, PNG, WebP, TIFF, GIF, BMP)');
+  const pageCount = format === 'tiff' ? tiffPageCount(bytes) : 1;
+  if (pageCount === 0) throw new DocumentError('The TIFF image has no pages');
+  const selected = selectPages(options.pages, pageCount);
+  const tmp = await mkdtemp(join(tmpdir(), 'distill-img-'));
+  try {
+    let done = 0;
+    const pages = await mapLimited(selected, OCR_PARALLEL_PAGES, async (page): Promise<PageGeometry> => {
+      // Decoded pixels (upright by EXIF) are what tesseract reads when there are any.
+      const gray = await decodeImage(bytes, page - 1);
+      let file: string | undefined = gray ? undefined : path;
+      if (!gray && format === 'tiff' && pageCount > 1) {
+        file = join(tmp, `page-${page}.tif`);
+        await writeFile(file, tiffPage(bytes, page - 1));
+      }
+      try {
+        const geometry = await ocrImage({ path: file, gray, workDir: tmp }, page, ASSUMED_DPI);
+        await rm(join(tmp, `ocr-page-${page}.pgm`), { force: true });
+        options.onProgress?.(++done, selected.length);
+        return geometry;
+      } catch (error) {
+        // tesseract (leptonica) could not decode the picture: it will not decode on a retry either.
+        if (error instanceof ToolError && !error.timedOut && /read|image|pix|format|open/i.test(error.stderr)) {
+          throw new DocumentError('The image could not be read: it is damaged or in an unsupported format', { cause: error });
+        }
+        throw error;
+      }
+    });
+    return { pageCount, pages };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

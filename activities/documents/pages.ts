@@ -1,0 +1,33 @@
+// Entry point for paged documents (PDFs and images): pages -> words and rules (text layer or
+// OCR) -> tables and text lines.
+import type { DocumentContent, Guidance, ProgressReporter, SheetSource } from './types.js';
+import { layoutDocument } from './layout/document.js';
+import { readPdf } from './pdf/read-pdf.js';
+import { readImage } from './ocr/read-image.js';
+
+export { DocumentError } from './errors.js';
+
+const BATCH_ROWS = 2000;
+
+export async function readPagedDocument(
+  path: string,
+  kind: 'pdf' | 'image',
+  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always' },
+): Promise<DocumentContent> {
+  const read =
+    kind === 'pdf'
+      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', onProgress: opts.onProgress })
+      : await readImage(path, { pages: opts.guidance.pages, onProgress: opts.onProgress });
+  const layout = layoutDocument(read.pages);
+  const sheets: SheetSource[] = layout.tables.map((t) => ({
+    name: t.name,
+    page: t.page,
+    startMarker: t.startMarker,
+    batches: () => batchesOf(t.rows),
+  }));
+  return { kind, pageCount: read.pageCount, sheets, lines: layout.lines };
+}
+
+async function* batchesOf(rows: readonly string[][]): AsyncIterable<string[][]> {
+  for (let i = 0; i < rows.length; i += BATCH_ROWS) yield rows.slice(i, i + BATCH_ROWS).map((r) => [...r]);
+}

@@ -1,0 +1,87 @@
+// Accuracy of table extraction against reference CSVs (NAME.pdf + NAME.expected.csv).
+//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME]
+// --direct reads in process (engine + the pipeline's table planning); the default goes through
+// the REST API (DISTILL_URL, DISTILL_API_KEY or a new workspace). Each document is scored as the
+// digital PDF and, for OCR, as its first page rendered at 300 dpi to PNG (the references all
+// come from page 1). Scoring: scripts/eval/score.ts.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseCsv } from './eval/csv.js';
+import { differences, scoreRows, type Score } from './eval/score.js';
+import { buildTemplate, type EvalTemplate } from './eval/template.js';
+import { extractRows, readTables } from './eval/direct.js';
+import { apiKey, extractViaApi, type ApiClient } from './eval/api.js';
+import { runTool } from '../activities/documents/ocr/run-tool.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' } },
+});
+const dir = positionals[0];
+if (!dir) {
+  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME]');
+  process.exit(2);
+}
+
+const client: ApiClient | undefined = values.direct ? undefined : { base: process.env.DISTILL_URL ?? 'http://127.0.0.1:8080', key: await apiKey() };
+
+async function extract(file: string, kind: 'pdf' | 'image', name: string, reference: string[][]): Promise<{ template: EvalTemplate; rows: string[][]; note: string; seconds: number }> {
+  const started = performance.now();
+  const samples = await readTables(file, kind);
+  const template = buildTemplate(reference, samples.map((s) => s.rows[0] ?? []));
+  if (!client) {
+    const r = extractRows(samples, template.tables);
+    return { template, rows: r.rows, note: r.note, seconds: (performance.now() - started) / 1000 };
+  }
+  const t0 = performance.now();
+  const rows = await extractViaApi(client, file, `eval ${name} ${kind} ${Date.now()}`, template.tables);
+  return { template, rows, note: 'api', seconds: (performance.now() - t0) / 1000 };
+}
+
+function showDifferences(expected: string[][], produced: string[][]): void {
+  for (const d of differences(expected, produced).slice(0, 40)) console.log(`    ${d}`);
+}
+
+function line(name: string, pass: string, mode: string, s: Score, seconds: number, note: string): string {
+  return `${name.padEnd(62)} ${pass.padEnd(7)} ${mode.padEnd(8)} ${s.accuracy.toFixed(3)}  rows ${String(s.alignedRows).padStart(3)}/${String(s.expectedRows).padEnd(3)} produced ${String(s.producedRows).padStart(3)} unjudged ${String(s.unjudgedRows).padStart(3)}  ${seconds.toFixed(2)}s  ${note}`;
+}
+
+const names = (await readdir(dir)).filter((f) => f.endsWith('.expected.csv')).map((f) => f.replace(/\.expected\.csv$/u, '')).filter((n) => existsSync(join(dir, `${n}.pdf`))).filter((n) => !values.only || n.includes(values.only)).sort();
+const results: Record<'digital' | 'ocr', number[]> = { digital: [], ocr: [] };
+const tmp = await mkdtemp(join(tmpdir(), 'distill-eval-'));
+try {
+  for (const name of names) {
+    const pdf = join(dir, `${name}.pdf`);
+    const reference = parseCsv(await readFile(join(dir, `${name}.expected.csv`), 'utf8'));
+    try {
+      const d = await extract(pdf, 'pdf', name, reference);
+      const s = scoreRows(d.template.expectedRows, d.rows);
+      results.digital.push(s.accuracy);
+      console.log(line(name, 'digital', d.template.mode, s, d.seconds, d.note));
+      if (values.verbose) showDifferences(d.template.expectedRows, d.rows);
+    } catch (error) {
+      results.digital.push(0);
+      console.log(`${name.padEnd(62)} digital FAILED ${(error as Error).message}`);
+    }
+    if (values['no-ocr']) continue;
+    try {
+      const prefix = join(tmp, name);
+      await runTool('pdftoppm', ['-r', '300', '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
+      const o = await extract(`${prefix}.png`, 'image', name, reference);
+      const s = scoreRows(o.template.expectedRows, o.rows);
+      results.ocr.push(s.accuracy);
+      console.log(line(name, 'ocr', o.template.mode, s, o.seconds, o.note));
+      if (values.verbose) showDifferences(o.template.expectedRows, o.rows);
+    } catch (error) {
+      results.ocr.push(0);
+      console.log(`${name.padEnd(62)} ocr     FAILED ${(error as Error).message}`);
+    }
+  }
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}
+const mean = (xs: number[]): string => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3) : 'n/a');
+console.log(`\nmean cell accuracy: digital ${mean(results.digital)} (${results.digital.length} documents)` + (values['no-ocr'] ? '' : `, ocr ${mean(results.ocr)} (${results.ocr.length} documents)`));

@@ -1,0 +1,67 @@
+// Labelled values read from a generated PDF: right of the label, below it, typed preference.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readPagedDocument } from '../../activities/documents/pages.js';
+import { findFieldValues } from '../../activities/documents/fields.js';
+import { makePdf } from '../fixtures/layout/make-pdf.js';
+
+test('field values next to, below and by type of their labels, over all pages', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'fields-test-'));
+  try {
+    const path = join(dir, 'invoice.pdf');
+    await makePdf(path, [
+      (p) => {
+        p.text('ACME Supplies Ltd', 72, 50, { size: 16, bold: true });
+        p.text('Invoice number: INV-2024-017', 72, 100);
+        p.text('Customer', 350, 100, { bold: true });
+        p.text('Globex Corporation', 350, 114);
+        p.text('Date', 72, 130);
+        p.text('see terms', 160, 130);
+        p.text('12/03/2024', 72, 144);
+        p.text('PO reference', 72, 180);
+        p.text('PO-77', 250, 180);
+      },
+      (p) => {
+        p.text('Total due', 72, 100);
+        p.text('EUR 1,250.00', 300, 100);
+        p.text('Contact: billing@acme.example', 72, 130);
+      },
+    ]);
+    const doc = await readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
+    const values = findFieldValues(doc.lines, [
+      { key: 'invoice_number', name: 'Invoice number', data_type: 'string' },
+      { key: 'customer', name: 'Customer', data_type: 'string' },
+      { key: 'invoice_date', name: 'Date', data_type: 'date' },
+      { key: 'po', name: 'Purchase order', data_type: 'string', description: 'PO reference' },
+      { key: 'total', name: 'Total due', data_type: 'currency' },
+      { key: 'email', name: 'Contact', data_type: 'email' },
+      { key: 'vat', name: 'VAT number', data_type: 'string' },
+    ]);
+    assert.deepEqual(values, {
+      invoice_number: 'INV-2024-017',
+      customer: 'Globex Corporation',
+      invoice_date: '12/03/2024',
+      po: 'PO-77',
+      total: '1,250.00',
+      email: 'billing@acme.example',
+      vat: '',
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('label and value on one line separated by wide space; untyped takes the text on the right', () => {
+  const word = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + text.length * 5, y1: y0 + 10 });
+  const lines = [
+    { page: 1, text: 'Account holder Jane Doe', words: [word('Account', 72, 100), word('holder', 112, 100), word('Jane', 300, 100), word('Doe', 325, 100)] },
+    { page: 1, text: 'Due date 2024-05-01', words: [word('Due', 72, 120), word('date', 92, 120), word('2024-05-01', 300, 120)] },
+  ];
+  assert.deepEqual(findFieldValues(lines, [
+    { key: 'account_holder', name: 'Account holder', data_type: 'string' },
+    { key: 'due_date', name: 'Due date', data_type: 'date' },
+  ]), { account_holder: 'Jane Doe', due_date: '2024-05-01' });
+});

@@ -1,0 +1,30 @@
+// The evaluation's pure scoring (scripts/eval/score.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scoreRows } from '../../scripts/eval/score.js';
+import { parseCsv } from '../../scripts/eval/csv.js';
+
+test('identical rows score 1; whitespace inside cells is collapsed', () => {
+  const s = scoreRows([['a b', '1'], ['c', '2']], [['a  b', ' 1 '], ['c', '2']]);
+  assert.equal(s.accuracy, 1);
+  assert.equal(s.alignedRows, 2);
+});
+
+test('a wrong cell, a missing row and an extra row inside the span cost their cells', () => {
+  const expected = [['a', '1'], ['b', '2'], ['c', '3']];
+  // b missing, x extra between aligned rows, c has a wrong cell
+  const s = scoreRows(expected, [['a', '1'], ['x', '9'], ['c', '4']]);
+  assert.equal(s.matchedCells, 3);
+  assert.equal(s.judgedCells, 2 + 2 + 2 + 2);
+  assert.equal(s.accuracy, 3 / 8);
+});
+
+test('produced rows outside the reference excerpt are reported, not judged', () => {
+  const s = scoreRows([['a', '1']], [['Title', ''], ['a', '1'], ['z', '0']]);
+  assert.equal(s.accuracy, 1);
+  assert.equal(s.unjudgedRows, 2);
+});
+
+test('csv with quotes and newlines', () => {
+  assert.deepEqual(parseCsv('a,"b\nc","d""e"\n1,2,3\n'), [['a', 'b\nc', 'd"e'], ['1', '2', '3']]);
+});

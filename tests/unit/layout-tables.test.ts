@@ -1,0 +1,187 @@
+// Layout engine on digital PDFs generated here: exact rows of the tables it finds.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readPagedDocument } from '../../activities/documents/pages.js';
+import type { DocumentContent } from '../../activities/documents/types.js';
+import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
+
+let dir = '';
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'layout-test-'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function read(name: string, pages: ((p: PageDrawer) => void)[]): Promise<DocumentContent> {
+  const path = join(dir, `${name}.pdf`);
+  await makePdf(path, pages);
+  return readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
+}
+
+async function rowsOf(doc: DocumentContent, index = 0): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const batch of doc.sheets[index]!.batches()) rows.push(...batch);
+  return rows;
+}
+
+test('ruled table: grid lines give rows and columns', async () => {
+  const doc = await read('ruled', [
+    (p) => {
+      p.text('Price list', 72, 60, { size: 14, bold: true });
+      p.grid([72, 200, 300, 400], [100, 120, 140, 160], [['Item', 'Qty', 'Price'], ['Apple', '3', '1.20'], ['Banana', '12', '0.50']], { boldFirstRow: true });
+    },
+  ]);
+  assert.equal(doc.pageCount, 1);
+  assert.equal(doc.sheets.length, 1);
+  assert.equal(doc.sheets[0]!.name, 'page 1 table 1');
+  assert.equal(doc.sheets[0]!.page, 1);
+  assert.equal(doc.sheets[0]!.startMarker, 'Price list');
+  assert.deepEqual(await rowsOf(doc), [
+    ['Item', 'Qty', 'Price'],
+    ['Apple', '3', '1.20'],
+    ['Banana', '12', '0.50'],
+  ]);
+});
+
+test('whitespace-aligned table with a header on two lines merged into one row', async () => {
+  const doc = await read('aligned', [
+    (p) => {
+      p.text('Quarterly figures for the northern region, in thousands.', 72, 60);
+      p.text('Region', 72, 100, { bold: true });
+      p.text('Unit', 250, 100, { bold: true });
+      p.text('Total', 400, 100, { bold: true });
+      p.text('price', 250, 112, { bold: true });
+      p.text('amount', 400, 112, { bold: true });
+      const data = [['North', '12.50', '1,200.00'], ['South', '9.75', '830.10'], ['East', '11.00', '95.00']];
+      data.forEach((r, i) => r.forEach((c, k) => p.text(c, [72, 250, 400][k]!, 130 + i * 14)));
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Region', 'Unit price', 'Total amount'],
+    ['North', '12.50', '1,200.00'],
+    ['South', '9.75', '830.10'],
+    ['East', '11.00', '95.00'],
+  ]);
+});
+
+test('cells that wrap onto several lines are joined with one space', async () => {
+  const doc = await read('wrapped', [
+    (p) => {
+      p.grid(
+        [72, 140, 330, 430],
+        [100, 120, 160, 180, 232],
+        [
+          ['Code', 'Description', 'Amount'],
+          ['A-1', ['Large red apples from the', 'southern orchards'], '10.00'],
+          ['B-2', 'Pears', '4.50'],
+          ['C-3', ['Boxes of mixed', 'seasonal fruit, washed', 'and packed'], '22.00'],
+        ],
+        { boldFirstRow: true },
+      );
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Code', 'Description', 'Amount'],
+    ['A-1', 'Large red apples from the southern orchards', '10.00'],
+    ['B-2', 'Pears', '4.50'],
+    ['C-3', 'Boxes of mixed seasonal fruit, washed and packed', '22.00'],
+  ]);
+});
+
+test('wrapped cells in a table with no rules', async () => {
+  const doc = await read('wrapped-plain', [
+    (p) => {
+      const xs = [72, 130, 330];
+      ['Code', 'Description', 'Amount'].forEach((t, k) => p.text(t, xs[k]!, 100, { bold: true }));
+      const rows: [string, string[], string][] = [
+        ['A-1', ['Large red apples from the', 'southern orchards'], '10.00'],
+        ['B-2', ['Pears'], '4.50'],
+        ['C-3', ['Boxes of mixed fruit washed', 'and packed'], '22.00'],
+      ];
+      let top = 118;
+      for (const [code, lines, amount] of rows) {
+        p.text(code, xs[0]!, top);
+        p.text(amount, xs[2]!, top);
+        lines.forEach((l, i) => p.text(l, xs[1]!, top + i * 12));
+        top += lines.length * 12 + 8;
+      }
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Code', 'Description', 'Amount'],
+    ['A-1', 'Large red apples from the southern orchards', '10.00'],
+    ['B-2', 'Pears', '4.50'],
+    ['C-3', 'Boxes of mixed fruit washed and packed', '22.00'],
+  ]);
+});
+
+test('two tables on one page are told apart', async () => {
+  const doc = await read('two', [
+    (p) => {
+      p.text('Orders', 72, 70, { bold: true });
+      p.grid([72, 200, 300], [90, 110, 130, 150], [['Order', 'Total'], ['1001', '25.00'], ['1002', '13.40']], { boldFirstRow: true });
+      p.text('The second table lists the customers who placed these orders last month.', 72, 190);
+      p.text('Customers', 72, 230, { bold: true });
+      ['Name', 'Country', 'Since'].forEach((t, k) => p.text(t, [72, 220, 380][k]!, 260, { bold: true }));
+      [['Ada', 'UK', '2019'], ['Linus', 'Finland', '2021']].forEach((r, i) => r.forEach((t, k) => p.text(t, [72, 220, 380][k]!, 276 + i * 14)));
+    },
+  ]);
+  assert.equal(doc.sheets.length, 2);
+  assert.deepEqual(await rowsOf(doc, 0), [['Order', 'Total'], ['1001', '25.00'], ['1002', '13.40']]);
+  assert.deepEqual(await rowsOf(doc, 1), [['Name', 'Country', 'Since'], ['Ada', 'UK', '2019'], ['Linus', 'Finland', '2021']]);
+  assert.equal(doc.sheets[0]!.name, 'page 1 table 1');
+  assert.equal(doc.sheets[1]!.name, 'page 1 table 2');
+  assert.equal(doc.sheets[0]!.startMarker, 'Orders');
+  assert.equal(doc.sheets[1]!.startMarker, 'Customers');
+});
+
+function continuedTable(repeatHeader: boolean): ((p: PageDrawer) => void)[] {
+  const xs = [72, 200, 330, 460];
+  const header = ['Date', 'Description', 'Amount'];
+  return [
+    (p) => {
+      p.text('Statement', 72, 60, { bold: true });
+      p.grid(xs, [700, 720, 740, 760], [header, ['2024-01-02', 'Coffee', '3.20'], ['2024-01-03', 'Train', '12.00']], { boldFirstRow: true });
+    },
+    (p) => {
+      const body = [['2024-01-04', 'Lunch', '9.90'], ['2024-01-05', 'Books', '31.00']];
+      if (repeatHeader) p.grid(xs, [72, 92, 112, 132], [header, ...body], { boldFirstRow: true });
+      else p.grid(xs, [72, 92, 112], body);
+      p.text('1 of 2', 300, 760);
+    },
+  ];
+}
+
+test('a table continued on the next page with its header repeated is one table', async () => {
+  const doc = await read('continued', continuedTable(true));
+  assert.equal(doc.pageCount, 2);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Date', 'Description', 'Amount'],
+    ['2024-01-02', 'Coffee', '3.20'],
+    ['2024-01-03', 'Train', '12.00'],
+    ['2024-01-04', 'Lunch', '9.90'],
+    ['2024-01-05', 'Books', '31.00'],
+  ]);
+});
+
+test('a table continued on the next page without a header is one table', async () => {
+  const doc = await read('continued-bare', continuedTable(false));
+  assert.equal(doc.sheets.length, 1);
+  assert.equal((await rowsOf(doc)).length, 5);
+});
+
+test('guidance pages and progress: only requested pages are read, one report per page', async () => {
+  const path = join(dir, 'progress.pdf');
+  await makePdf(path, continuedTable(true));
+  const reports: [number, number][] = [];
+  const doc = await readPagedDocument(path, 'pdf', { guidance: { tableStart: {}, pages: [2] }, onProgress: (d, t) => reports.push([d, t]) });
+  assert.deepEqual(reports, [[1, 1]]);
+  assert.ok(doc.lines.every((l) => l.page === 2));
+  assert.deepEqual(await rowsOf(doc), [['Date', 'Description', 'Amount'], ['2024-01-04', 'Lunch', '9.90'], ['2024-01-05', 'Books', '31.00']]);
+});

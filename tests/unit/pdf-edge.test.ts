@@ -1,0 +1,45 @@
+// Documents an extractor must survive: each ends in content or a DocumentError with a clear
+// message, never a crash or a hang.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DocumentError, readPagedDocument } from '../../activities/documents/pages.js';
+
+const EDGE = join(import.meta.dirname, '../../../shared/datasets/pdf-tables/edge');
+const guidance = { tableStart: {} };
+
+test('encrypted PDF: password-protected error', { skip: !existsSync(EDGE) }, async () => {
+  await assert.rejects(readPagedDocument(join(EDGE, 'encrypted.pdf'), 'pdf', { guidance }), (e: unknown) => e instanceof DocumentError && /password-protected/.test(e.message));
+});
+
+for (const name of ['rotated_page', 'arabic', 'china', 'jpeg2000']) {
+  test(`edge document ${name} is read`, { skip: !existsSync(EDGE) }, async () => {
+    const doc = await readPagedDocument(join(EDGE, `${name}.pdf`), 'pdf', { guidance });
+    assert.ok(doc.pageCount >= 1);
+    assert.ok(doc.lines.length > 0, 'some text is read');
+  });
+}
+
+test('rotated page reads upright: its table has figures in rows', { skip: !existsSync(EDGE) }, async () => {
+  const doc = await readPagedDocument(join(EDGE, 'rotated_page.pdf'), 'pdf', { guidance });
+  assert.ok(doc.lines.some((l) => /Adjusted Baseline by Category/.test(l.text)));
+  assert.ok(doc.sheets.length >= 1);
+});
+
+test('not a PDF, empty file and a broken image: DocumentError', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pdf-edge-'));
+  try {
+    await writeFile(join(dir, 'junk.pdf'), 'this is not a pdf at all');
+    await writeFile(join(dir, 'empty.pdf'), '');
+    await writeFile(join(dir, 'junk.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]));
+    await writeFile(join(dir, 'text.jpg'), 'hello');
+    for (const [file, kind] of [['junk.pdf', 'pdf'], ['empty.pdf', 'pdf'], ['junk.png', 'image'], ['text.jpg', 'image']] as const) {
+      await assert.rejects(readPagedDocument(join(dir, file), kind, { guidance }), (e: unknown) => e instanceof DocumentError && e.message.length > 10, file);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { countFromMasks, parseColumnList, parseRowFilter } from '../../lib/row-filter.js';
+import { copyEscape, copyRowLine } from '../../activities/rows/copy-format.js';
+import { parseGuidance } from '../../activities/documents/guidance.js';
+import { keyFromName, withKeys } from '../../lib/template.js';
+import { csvLine } from '../../api/csv.js';
+import { sizeMessage } from '../../api/routes/extractions.js';
+
+describe('row filters', () => {
+  it('maps filter values to severity masks', () => {
+    assert.equal(parseRowFilter(undefined).masks, null);
+    assert.deepEqual(parseRowFilter('valid').masks, [0]);
+    assert.deepEqual(parseRowFilter('invalid').masks, [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(parseRowFilter('warn,info').masks, [2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(parseRowFilter('valid,error').masks, [0, 1, 3, 5, 7]);
+    assert.equal(parseRowFilter('valid,invalid').masks, null);
+    assert.equal(parseRowFilter(' Error , warn').text, 'error,warn');
+  });
+  it('names the unknown value in the spec message', () => {
+    assert.throws(() => parseRowFilter('valid,bogus'), { message: "The parameter 'filter' contains invalid value: bogus" });
+  });
+  it('counts from per-mask counts', () => {
+    const counts = [10, 1, 2, 0, 4, 0, 0, 1];
+    assert.equal(countFromMasks(counts, null), 18);
+    assert.equal(countFromMasks(counts, parseRowFilter('error').masks), 2);
+    assert.equal(countFromMasks(counts, parseRowFilter('invalid').masks), 8);
+  });
+  it('parses column lists', () => {
+    assert.deepEqual(parseColumnList('a, b,,a'), ['a', 'b']);
+  });
+});
+
+describe('COPY text format', () => {
+  it('escapes backslashes, tabs and newlines', () => {
+    assert.equal(copyEscape('a\\b\tc\nd\re'), 'a\\\\b\\tc\\nd\\re');
+    const line = copyRowLine('7', 3, ['x\ty', 'é'], { a: [{ validate: 'required', severity: 'error', message: 'A is required' }] }, 1);
+    assert.equal(line, '7\t3\t1\t{a}\t["x\\\\ty","é"]\t{"a":[{"validate":"required","severity":"error","message":"A is required"}]}\n');
+    assert.equal(copyRowLine('7', 0, ['v'], null, 0), '7\t0\t0\t\\N\t["v"]\t\\N\n');
+  });
+});
+
+describe('guidance', () => {
+  it('reads documented hints and ignores other text', () => {
+    const g = parseGuidance('Please be careful.\npages: 1-3, 5\ndate_format: DD/MM/YYYY\ndecimal_separator: ,\ntable_start.items: Line items');
+    assert.deepEqual(g, { pages: [1, 2, 3, 5], dateFormat: 'DD/MM/YYYY', decimalSeparator: ',', tableStart: { items: 'Line items' } });
+  });
+});
+
+describe('template keys', () => {
+  it('derives keys from names and keeps them unique', () => {
+    assert.equal(keyFromName('Unit Price (€)'), 'unit_price');
+    assert.equal(keyFromName('2nd line'), 'c_2nd_line');
+    assert.deepEqual(withKeys([{ name: 'Amount' }, { name: 'amount' }, { name: 'X', key: 'x' }]).map((i) => i.key), ['amount', 'amount_2', 'x']);
+  });
+});
+
+describe('CSV and messages', () => {
+  it('quotes only what needs quoting', () => {
+    assert.equal(csvLine(['a', 'b,c', 'say "hi"', 'line\nbreak']), 'a,"b,c","say ""hi""","line\nbreak"\r\n');
+  });
+  it('words the size limit as the spec does', () => {
+    assert.equal(sizeMessage(1200 * 1024 ** 2, 1024 ** 3), 'File size 1200 MB exceeds limit of 1 GB');
+    assert.equal(sizeMessage(6 * 1024 ** 2, 5 * 1024 ** 2), 'File size 6.0 MB exceeds limit of 5 MB');
+  });
+});
