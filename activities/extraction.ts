@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Database } from '../lib/db.js';
+import { log } from '../lib/log.js';
 import type { Storage } from '../lib/storage.js';
 import { appendEntry, statusEntry } from '../lib/status.js';
 import type { TemplateSnapshot } from '../lib/template.js';
@@ -94,6 +95,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
   return {
     /** Reads the document (OCR included), chooses the template for `auto`, stores the analysis. */
     async analyzeDocument({ extractionId }: { extractionId: string }): Promise<{ pageCount: number; sheetCount: number; templateId: string }> {
+      const started = performance.now();
       const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
       let lastWrite = 0;
@@ -114,6 +116,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
         heartbeat();
       }
       const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
+      log.info('document analyzed', { extraction_id: extractionId, kind: doc.kind, pages: doc.pageCount, sheets: sheets.length, ms: Math.round(performance.now() - started) });
 
       let templateId = extraction.templateId;
       if (templateId === 'auto') {
@@ -139,6 +142,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
 
     /** Maps, validates and writes every template table and the fields in one transaction. */
     async loadTables({ extractionId }: { extractionId: string }): Promise<{ rows: number }> {
+      const started = performance.now();
       const extraction = await load(extractionId);
       const template = extraction.template as unknown as TemplateSnapshot;
       const guidance = parseGuidance(extraction.guidance);
@@ -195,8 +199,10 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
       } finally {
         client.release();
       }
+      const loaded = performance.now();
       // Fresh visibility-map pages let filtered row pages use index-only scans straight away.
       if (total > 50_000) await pool.query('VACUUM (ANALYZE) extraction_rows').catch(() => {});
+      log.info('tables loaded', { extraction_id: extractionId, rows: total, load_ms: Math.round(loaded - started), vacuum_ms: Math.round(performance.now() - loaded) });
       return { rows: total };
     },
 

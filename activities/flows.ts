@@ -264,6 +264,8 @@ export function createFlowActivities({ db, storage }: FlowActivityDeps) {
           if (source.type === 'extraction') sheets.push(...(await extractionSheets(run, source)));
           else sheets.push(reconciliationSheet(source, await reconciliationResult(run, sourceId), run));
         }
+        // A workbook needs a sheet; sources without tables (e.g. an optional field left out) give none.
+        if (sheets.length === 0) sheets.push({ title: 'No data', header: ['The exported steps produced no tables'], rows: async function* () {} });
         const fileId = derivedId('file', runId, stepId, attempt);
         const objectKey = exportObjectKey(run.workspaceId, runId, fileId);
         const body = new PassThrough();

@@ -23,7 +23,8 @@ export const API_DESCRIPTION = [
 export const TAGS = [
   { name: 'Extractions', description: 'Upload documents and read what was extracted (spec 4.1–4.6).' },
   { name: 'Templates', description: 'Named fields and tables with columns, data types and validation rules.' },
-  { name: 'Flows', description: 'Multi-step flows and their runs (spec 4.7–4.11).' },
+  { name: 'Flows', description: 'Multi-step flow definitions and running them (spec 2.5, 4.7, 4.8, 4.11).' },
+  { name: 'Flow runs', description: 'Runs of flows: polling, listing, human review, reruns, exported files (spec 2.6, 4.9, 4.10).' },
   { name: 'Webhooks', description: 'Signed, retried notifications of finished extractions and flow runs.' },
   { name: 'Importer (v1)', description: 'The legacy importer resource (spec 2.7, 4.12). Its template is usable as an extraction template.' },
   { name: 'Health', description: 'Readiness probe.' },

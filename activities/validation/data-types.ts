@@ -76,8 +76,33 @@ export function isDateTime(text: string, options: TypeOptions = {}): boolean {
 
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', '1', '0', 'on', 'off', 'x', '✓', '✔']);
 
+// Plain forms that need no further parsing: most cells of large files take these exits.
+const PLAIN_INTEGER = /^-?\d{1,15}$/;
+const PLAIN_DECIMAL = /^-?\d{1,15}(\.\d{1,15})?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function plainMatch(type: DataType, s: string, options: TypeOptions): boolean {
+  switch (type) {
+    case 'integer':
+      return PLAIN_INTEGER.test(s);
+    case 'number':
+    case 'currency':
+      return options.decimalSeparator !== ',' && PLAIN_DECIMAL.test(s);
+    case 'date': {
+      const m = ISO_DATE.exec(s);
+      if (!m) return false;
+      const month = Number(m[2]);
+      const day = Number(m[3]);
+      return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+    }
+    default:
+      return false;
+  }
+}
+
 /** True when `text` (non-empty) reads as `type`. Empty cells are the `required` rule's business. */
 export function matchesType(type: DataType, text: string, options: TypeOptions = {}): boolean {
+  if (plainMatch(type, text, options)) return true;
   const s = text.trim();
   if (!s) return true;
   switch (type) {

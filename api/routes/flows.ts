@@ -215,57 +215,55 @@ export function flowRoutes({ db, storage, temporal, env }: AppDeps) {
   // Documented like every route, but handled without the body validator: the multipart body
   // must reach receiveMultipart as an unread stream.
   const runRoute = createRoute({
-      method: 'post', path: '/v2/flows/{id}/run', tags: ['Flows'], security, summary: 'Run a flow',
-      description:
-        'Multipart: one file part per file field key (`<key>_1`, `<key>_2`, … for fields with multiple: true), optional `<key>_metadata`, `<key>_guidance`, `metadata` and `name`. ' +
-        'A missing required file, an unknown file part, a file whose kind is not in the field\'s file_types, or one over max_file_size answers 400 naming the part or field. ' +
-        'An unknown flow answers 404; an inactive flow 409. Answers 202 with the run (status processing, trigger_method api, end_time null, duration 0); poll GET /v2/flows/runs/{id}.',
-      request: { params: IdParam, body: { required: true, content: { 'multipart/form-data': { schema: RunBodySchema } } } },
-      responses: { 202: { description: 'Accepted', content: { 'application/json': { schema: FlowRunSchema } } }, ...errorResponses(400, 401, 404, 409, 503) },
-    });
+    method: 'post', path: '/v2/flows/{id}/run', tags: ['Flows'], security, summary: 'Run a flow',
+    description:
+      'Multipart: one file part per file field key (`<key>_1`, `<key>_2`, … for fields with multiple: true), optional `<key>_metadata`, `<key>_guidance`, `metadata` and `name`. ' +
+      'A missing required file, an unknown file part, a file whose kind is not in the field\'s file_types, or one over max_file_size answers 400 naming the part or field. ' +
+      'An unknown flow answers 404; an inactive flow 409. Answers 202 with the run (status processing, trigger_method api, end_time null, duration 0); poll GET /v2/flows/runs/{id}.',
+    request: { params: IdParam, body: { required: true, content: { 'multipart/form-data': { schema: RunBodySchema } } } },
+    responses: { 202: { description: 'Accepted', content: { 'application/json': { schema: FlowRunSchema } } }, ...errorResponses(400, 401, 404, 409, 503) },
+  });
   app.openAPIRegistry.registerPath(runRoute);
-  app.post('/v2/flows/:id/run',
-    async (c) => {
-      const workspaceId = c.get('workspaceId');
-      const flow = await find(workspaceId, c.req.param('id'));
-      if (!flow.active) throw conflict(`Flow '${flow.name}' is inactive; activate it (PATCH /v2/flows/${flow.id} with {"active": true}) to run it`);
-      const fields = (flow.fileInputConfig as unknown as { file_fields: FileField[] }).file_fields;
-      const limit = env.MAX_UPLOAD_BYTES;
-      const runId = newId('run');
-      const received = await receiveMultipart(c.req.raw, storage, (part, fileName, index) => {
-        const owner = fileFieldOfPart(fields, part);
-        // Parts that will be refused are counted (for the message) but not stored.
-        if (!owner || refuseFile(owner.field, part, fileName, null, limit)) return { objectKey: null, contentType: '', maxBytes: 0 };
-        return {
-          objectKey: runInputObjectKey(workspaceId, runId, index + 1, part),
-          contentType: fileTypeOf(fileName)!.mimeType,
-          maxBytes: Math.min(owner.field.max_file_size ?? Infinity, limit),
-        };
-      });
+  app.post('/v2/flows/:id/run', async (c) => {
+    const workspaceId = c.get('workspaceId');
+    const flow = await find(workspaceId, c.req.param('id'));
+    if (!flow.active) throw conflict(`Flow '${flow.name}' is inactive; activate it (PATCH /v2/flows/${flow.id} with {"active": true}) to run it`);
+    const fields = (flow.fileInputConfig as unknown as { file_fields: FileField[] }).file_fields;
+    const limit = env.MAX_UPLOAD_BYTES;
+    const runId = newId('run');
+    const received = await receiveMultipart(c.req.raw, storage, (part, fileName, index) => {
+      const owner = fileFieldOfPart(fields, part);
+      // Parts that will be refused are counted (for the message) but not stored.
+      if (!owner || refuseFile(owner.field, part, fileName, null, limit)) return { objectKey: null, contentType: '', maxBytes: 0 };
+      return {
+        objectKey: runInputObjectKey(workspaceId, runId, index + 1, part),
+        contentType: fileTypeOf(fileName)!.mimeType,
+        maxBytes: Math.min(owner.field.max_file_size ?? Infinity, limit),
+      };
+    });
+    try {
+      let inputFiles;
       try {
-        let inputFiles;
-        try {
-          const grouped = groupRunFiles(fields, received.files.map((f) => ({ part: f.field, fileName: f.fileName, size: f.size, objectKey: f.objectKey })), limit);
-          inputFiles = inputFileRecords(fields, grouped, received.fields);
-        } catch (error) {
-          if (error instanceof RunInputError) throw badRequest(error.message);
-          throw error;
-        }
-        const { fields: text } = received;
-        const metadata = parseMetadata(text.metadata);
-        if (metadata instanceof Error) throw badRequest(metadata.message);
-        const run = await startFlowRun(
-          { db, temporal, taskQueue: env.TEMPORAL_TASK_QUEUE },
-          { runId, flow, inputFiles, metadata, name: text.name?.trim() || null, triggerMethod: 'api' },
-        );
-        return c.json(runBase(run), 202);
+        const grouped = groupRunFiles(fields, received.files.map((f) => ({ part: f.field, fileName: f.fileName, size: f.size, objectKey: f.objectKey })), limit);
+        inputFiles = inputFileRecords(fields, grouped, received.fields);
       } catch (error) {
-        await discardFiles(storage, received);
-        if (error instanceof RunStartError) throw new ApiError(503, error.message);
+        if (error instanceof RunInputError) throw badRequest(error.message);
         throw error;
       }
-    },
-  );
+      const { fields: text } = received;
+      const metadata = parseMetadata(text.metadata);
+      if (metadata instanceof Error) throw badRequest(metadata.message);
+      const run = await startFlowRun(
+        { db, temporal, taskQueue: env.TEMPORAL_TASK_QUEUE },
+        { runId, flow, inputFiles, metadata, name: text.name?.trim() || null, triggerMethod: 'api' },
+      );
+      return c.json(runBase(run), 202);
+    } catch (error) {
+      await discardFiles(storage, received);
+      if (error instanceof RunStartError) throw new ApiError(503, error.message);
+      throw error;
+    }
+  });
 
   app.openapi(
     createRoute({

@@ -19,6 +19,7 @@ function startProcess(script: string, extraEnv: Record<string, string>): ChildPr
     if (output.length > 200) output.shift();
   };
   child.stdout?.on('data', keep);
+  if (process.env.SHOW_LOGS === '1') child.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   child.stderr?.on('data', keep);
   child.on('exit', (code, signal) => {
     if (process.env.TEST_VERBOSE === '1' || (code && code !== 0 && signal === null)) {
@@ -39,6 +40,7 @@ async function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = 'S
 
 export interface TestApp {
   url: string;
+  apiPid: number;
   env: Record<string, string>;
   /** a fresh workspace and its key */
   workspace(name?: string): Promise<{ workspaceId: string; key: string }>;
@@ -71,6 +73,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
   };
   return {
     url,
+    apiPid: api.pid!,
     env,
     cli,
     async workspace(name = 'test') {

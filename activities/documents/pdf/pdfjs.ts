@@ -50,6 +50,9 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
     verbosity: 0,
     standardFontDataUrl: fontDir,
     stopAtErrors: false,
+    // Pictures are never drawn here (scans go to pdftoppm and OCR): with every image over the
+    // size limit, pdf.js skips decoding them while building operator lists.
+    maxImageSize: 1,
   });
   let doc: PdfDocument;
   try {

@@ -1,0 +1,135 @@
+// Bench of the spreadsheet pipeline: 500k×10 CSV upload → completed against Postgres COPY of the
+// same file, filtered row-page latency, and the API's peak RSS while a 1 GB upload streams in.
+import { createWriteStream, readFileSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { ApiClient } from '../tests/helpers/http.js';
+
+export const BENCH_ROWS = 500_000;
+const COLUMNS = ['id', 'sku', 'name', 'quantity', 'price', 'total', 'date', 'email', 'status', 'note'];
+
+export async function writeBenchCsv(rows = BENCH_ROWS): Promise<string> {
+  const path = join(tmpdir(), `distill-bench-${rows}.csv`);
+  const out = createWriteStream(path);
+  out.write(`${COLUMNS.join(',')}\n`);
+  let chunk = '';
+  for (let i = 0; i < rows; i++) {
+    // About 1 row in 20 fails a validation, so filtered pages have something to find.
+    const quantity = i % 20 === 7 ? 'n/a' : String(i % 97);
+    chunk += `${i},SKU-${i % 5000},"Item ${i}, large",${quantity},${(i % 1000) / 10},${i % 777}.50,2024-0${(i % 9) + 1}-1${i % 9},user${i}@example.com,${i % 3 ? 'open' : 'closed'},note ${i}\n`;
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+  return path;
+}
+
+export const benchTemplate = {
+  name: 'Bench orders',
+  tables: [
+    {
+      key: 'orders',
+      name: 'Orders',
+      columns: COLUMNS.map((key) => ({
+        key,
+        name: key,
+        data_type: ({ id: 'integer', quantity: 'integer', price: 'number', total: 'currency', date: 'date', email: 'email' } as Record<string, string>)[key] ?? 'string',
+      })),
+    },
+  ],
+};
+
+/** The baseline: COPY of the same file into a plain table, as fast as Postgres loads it. */
+export async function copyBaseline(databaseUrl: string, path: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE TEMP TABLE bench_copy (${COLUMNS.map((c) => `"${c}" text`).join(', ')})`);
+    const started = performance.now();
+    await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), client.query(copyFrom("COPY bench_copy FROM STDIN WITH (FORMAT csv, HEADER true)")));
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function uploadToCompleted(api: ApiClient, templateId: string, path: string): Promise<{ seconds: number; extractionId: string }> {
+  const started = performance.now();
+  const form = new FormData();
+  form.append('template_id', templateId);
+  form.append('file', new Blob([readFileSync(path)], { type: 'text/csv' }), 'bench.csv');
+  const res = await api.upload('/v2/extractions/upload', form);
+  if (res.status !== 202) throw new Error(`upload failed: ${res.status} ${res.text}`);
+  const done = await api.waitForExtraction(res.body.id, 600_000);
+  if (done.status !== 'completed') throw new Error(`extraction failed: ${done.error}`);
+  return { seconds: (performance.now() - started) / 1000, extractionId: res.body.id };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function pageLatency(api: ApiClient, extractionId: string, filter: string, requests = 300): Promise<{ p50: number; p99: number }> {
+  const first = await api.get(`/v2/extractions/${extractionId}/tables/orders/rows?filter=${filter}&limit=1`);
+  const total: number = first.body.pagination.total;
+  const times: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const offset = Math.floor(Math.random() * Math.max(1, total - 100));
+    const started = performance.now();
+    const res = await api.get(`/v2/extractions/${extractionId}/tables/orders/rows?filter=${filter}&offset=${offset}&limit=100`);
+    times.push(performance.now() - started);
+    if (res.status !== 200 || res.body.rows.length === 0) throw new Error(`page failed: ${res.status}`);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+function rssPeakKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** Streams `bytes` of generated CSV to the API (to an unknown template, so nothing is processed). */
+export async function uploadRssPeak(baseUrl: string, key: string, apiPid: number, bytes = 1_000_000_000): Promise<{ peakMb: number; seconds: number }> {
+  const boundary = '----distillbench';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="template_id"\r\n\r\ntpl_not_there\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  const line = Buffer.from('1234567,SKU-1,Some item name,3,12.5,37.50,2024-01-01,someone@example.com,open,note\n');
+  const block = Buffer.concat(Array.from({ length: Math.floor((1 << 20) / line.length) }, () => line));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent === 0) controller.enqueue(Buffer.from(head));
+      if (sent >= bytes) {
+        controller.enqueue(Buffer.from(tail));
+        controller.close();
+        return;
+      }
+      const piece = block.subarray(0, Math.min(block.length, bytes - sent));
+      sent += piece.length;
+      controller.enqueue(piece);
+    },
+  });
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}/v2/extractions/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: 'half',
+  } as RequestInit & { duplex: 'half' });
+  await res.text();
+  if (res.status !== 404) throw new Error(`expected the unknown template to be refused after streaming, got ${res.status}`);
+  return { peakMb: rssPeakKb(apiPid) / 1024, seconds: (performance.now() - started) / 1000 };
+}
+
+export function fileMb(path: string): number {
+  return statSync(path).size / 1024 ** 2;
+}

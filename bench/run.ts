@@ -1,0 +1,62 @@
+// `npm run bench`: figures, each beside a baseline measured in the same run. Prints; asserts nothing.
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startTestStack } from '../lib/test-stack.js';
+import { startApp } from '../tests/helpers/app.js';
+import { ApiClient } from '../tests/helpers/http.js';
+import { BENCH_ROWS, benchTemplate, copyBaseline, fileMb, pageLatency, uploadRssPeak, uploadToCompleted, writeBenchCsv } from './rows.js';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+const stack = await startTestStack((line) => process.stderr.write(`[bench] ${line}\n`));
+Object.assign(process.env, stack.env);
+const app = await startApp({ LOG_LEVEL: 'info' });
+const only = process.env.BENCH_ONLY;
+try {
+  const { key } = await app.workspace('bench');
+  const api = new ApiClient(app.url, key);
+  const template = await api.post('/v2/templates', benchTemplate);
+
+  say(`# Spreadsheet pipeline (${BENCH_ROWS.toLocaleString('en')} rows × 10 columns)`);
+  const csv = await writeBenchCsv();
+  const copySeconds = await copyBaseline(stack.env.DATABASE_URL!, csv);
+  const { seconds, extractionId } = await uploadToCompleted(api, template.body.id, csv);
+  say(`file                      ${fmt(fileMb(csv), 1)} MB`);
+  say(`Postgres COPY baseline    ${fmt(copySeconds)} s`);
+  say(`upload → completed        ${fmt(seconds)} s   (${Math.round(BENCH_ROWS / seconds).toLocaleString('en')} rows/s)`);
+  say(`ratio to COPY             ${fmt(seconds / copySeconds, 1)}×   (goal ≤ 5×)`);
+
+  for (const filter of ['invalid', 'valid', 'all']) {
+    const { p50, p99 } = await pageLatency(api, extractionId, filter);
+    say(`100-row page, filter=${filter.padEnd(8)} p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms   (goal p99 < 50 ms)`);
+  }
+
+  const upload = await uploadRssPeak(app.url, key, app.apiPid);
+  say(`API peak RSS, 1 GB upload ${fmt(upload.peakMb, 0)} MB in ${fmt(upload.seconds, 1)} s   (goal < 300 MB)`);
+
+  const pdfBench = fileURLToPath(new URL('./pdf.ts', import.meta.url));
+  if (existsSync(pdfBench) && (!only || only === 'pdf')) {
+    const { benchPdf } = (await import(pdfBench)) as { benchPdf: (files: string[]) => Promise<Record<string, number>> };
+    const dir = fileURLToPath(new URL('../../shared/datasets/pdf-tables/', import.meta.url));
+    if (existsSync(dir)) {
+      const files = readdirSync(dir).filter((f) => f.endsWith('.pdf')).map((f) => `${dir}${f}`);
+      const r = await benchPdf(files);
+      say('\n# Documents');
+      say(`digital PDF               ${fmt(r.digitalPagesPerSecond!, 1)} pages/s   (pdftotext -layout ${fmt(r.pdftotextPagesPerSecond!, 1)} pages/s; goal ≥ 20)`);
+      say(`OCR                       ${fmt(r.ocrSecondsPerPage!)} s/page   (plain tesseract ${fmt(r.tesseractSecondsPerPage!)} s/page; ratio ${fmt(r.ocrSecondsPerPage! / r.tesseractSecondsPerPage!)}×, goal ≤ 1.2×)`);
+    }
+  }
+
+  const flowBench = fileURLToPath(new URL('./flows.ts', import.meta.url));
+  if (existsSync(flowBench) && (!only || only === 'flows')) {
+    const { benchFlows } = (await import(flowBench)) as { benchFlows: (url: string, key: string) => Promise<{ runsPerMinute: number; uploadToCompletedSeconds: number }> };
+    const r = await benchFlows(app.url, key);
+    say('\n# Flows (two-step flow)');
+    say(`runs per minute           ${fmt(r.runsPerMinute, 1)}`);
+    say(`upload → completed        ${fmt(r.uploadToCompletedSeconds)} s`);
+  }
+} finally {
+  await app.stop();
+  await stack.stop();
+}
