@@ -113,7 +113,14 @@ export const FlowRunDetailSchema = FlowRunSchema.extend({
 
 type DriveFile = z.infer<typeof DriveFileSchema>;
 
-export function runBase(run: FlowRun): z.infer<typeof FlowRunSchema> {
+/** The columns the base form needs: lists read only these (steps and snapshots can be large). */
+export const RUN_BASE_COLUMNS = {
+  id: true, flowId: true, workspaceId: true, name: true, status: true, statusHistory: true, error: true, metadata: true,
+  triggerMethod: true, startTime: true, endTime: true, durationMs: true, driveFiles: true, createdAt: true, updatedAt: true,
+} as const;
+type RunBaseRecord = Pick<FlowRun, keyof typeof RUN_BASE_COLUMNS>;
+
+export function runBase(run: RunBaseRecord): z.infer<typeof FlowRunSchema> {
   const drive = (run.driveFiles as Record<string, DriveFile> | null) ?? {};
   return {
     id: run.id,

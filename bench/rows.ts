@@ -92,13 +92,14 @@ export async function pageLatency(api: ApiClient, extractionId: string, filter: 
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-function rssPeakKb(pid: number): number {
+function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
 }
 
 /** Streams `bytes` of generated CSV to the API (to an unknown template, so nothing is processed). */
-export async function uploadRssPeak(baseUrl: string, key: string, apiPid: number, bytes = 1_000_000_000): Promise<{ peakMb: number; seconds: number }> {
+export async function uploadRssPeak(baseUrl: string, key: string, apiPid: number, bytes = 1_000_000_000): Promise<{ peakMb: number; beforeMb: number; seconds: number }> {
+  const beforeMb = procStatusKb(apiPid, 'VmRSS') / 1024;
   const boundary = '----distillbench';
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="template_id"\r\n\r\ntpl_not_there\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`;
   const tail = `\r\n--${boundary}--\r\n`;
@@ -127,7 +128,7 @@ export async function uploadRssPeak(baseUrl: string, key: string, apiPid: number
   } as RequestInit & { duplex: 'half' });
   await res.text();
   if (res.status !== 404) throw new Error(`expected the unknown template to be refused after streaming, got ${res.status}`);
-  return { peakMb: rssPeakKb(apiPid) / 1024, seconds: (performance.now() - started) / 1000 };
+  return { peakMb: procStatusKb(apiPid, 'VmHWM') / 1024, beforeMb, seconds: (performance.now() - started) / 1000 };
 }
 
 export function fileMb(path: string): number {

@@ -87,7 +87,9 @@ export async function flowRunWorkflow(input: FlowRunInput): Promise<{ runId: str
     },
     {
       validator: (review) => {
-        if (!state.waiting_for_review) throw new Error(`Flow run is ${state.status}; it is not waiting for review`);
+        if (!state.waiting_for_review) {
+          throw new Error(state.status === 'review' ? 'Flow run is no longer waiting for review (its review step is closing)' : `Flow run is ${state.status}; it is not waiting for review`);
+        }
         if (decision) throw new Error('A review decision for this step has already been given');
         if (review?.decision !== 'approve' && review?.decision !== 'reject') throw new Error("decision must be 'approve' or 'reject'");
       },

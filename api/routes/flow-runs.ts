@@ -9,7 +9,7 @@ import { workflowIds } from '../../lib/temporal.js';
 import { reviewUpdate } from '../../workflows/flow-run.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ApiError, conflict, errorResponses, notFound } from '../errors.js';
-import { FlowRunDetailSchema, FlowRunSchema, runBase, runDetail } from '../flow-run-body.js';
+import { FlowRunDetailSchema, FlowRunSchema, RUN_BASE_COLUMNS, runBase, runDetail } from '../flow-run-body.js';
 import { jsonBody, validationHook } from '../validation.js';
 import { contentDisposition } from './extractions.js';
 
@@ -87,7 +87,7 @@ export function flowRunRoutes({ db, storage, temporal, env }: AppDeps) {
       const { flow_id, status, limit, offset } = c.req.valid('query');
       const where = { workspaceId: c.get('workspaceId'), ...(flow_id ? { flowId: flow_id } : {}), ...(status ? { status } : {}) };
       const [runs, total] = await Promise.all([
-        prisma.flowRun.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+        prisma.flowRun.findMany({ where, select: RUN_BASE_COLUMNS, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
         prisma.flowRun.count({ where }),
       ]);
       const next = offset + runs.length < total && runs.length > 0 ? offset + runs.length : 0;

@@ -25,7 +25,7 @@ import { newId, unixSeconds } from '../../lib/ids.js';
 import { snapshotOf } from '../../lib/template-snapshot.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ApiError, badRequest, conflict, errorResponses, notFound } from '../errors.js';
-import { FlowRunSchema, runBase } from '../flow-run-body.js';
+import { FlowRunSchema, RUN_BASE_COLUMNS, runBase } from '../flow-run-body.js';
 import { discardFiles, receiveMultipart } from '../multipart.js';
 import { jsonBody, validationHook } from '../validation.js';
 
@@ -275,7 +275,7 @@ export function flowRoutes({ db, storage, temporal, env }: AppDeps) {
     async (c) => {
       const workspaceId = c.get('workspaceId');
       const flow = await find(workspaceId, c.req.valid('param').id);
-      const runs = await prisma.flowRun.findMany({ where: { workspaceId, flowId: flow.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const runs = await prisma.flowRun.findMany({ where: { workspaceId, flowId: flow.id }, select: RUN_BASE_COLUMNS, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
       return c.json(runs.map(runBase), 200);
     },
   );

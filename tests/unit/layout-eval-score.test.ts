@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreRows } from '../../scripts/eval/score.js';
 import { parseCsv } from '../../scripts/eval/csv.js';
+import { buildTemplate } from '../../scripts/eval/template.js';
 
 test('identical rows score 1; whitespace inside cells is collapsed', () => {
   const s = scoreRows([['a b', '1'], ['c', '2']], [['a  b', ' 1 '], ['c', '2']]);
@@ -27,4 +28,31 @@ test('produced rows outside the reference excerpt are reported, not judged', () 
 
 test('csv with quotes and newlines', () => {
   assert.deepEqual(parseCsv('a,"b\nc","d""e"\n1,2,3\n'), [['a', 'b\nc', 'd"e'], ['1', '2', '3']]);
+});
+
+test('cells compare after NFKC, one dash, and no padding inside brackets', () => {
+  const s = scoreRows([['（純額)', 'G‐1', '( 498,5)']], [['(純額)', 'G-1', '(498,5)']]);
+  assert.equal(s.accuracy, 1);
+});
+
+test('template: a header on two reference rows, merged, matched against the emitted header; a second table under its own header', () => {
+  const reference = [
+    ['', 'Group', '', ''],
+    ['', 'Alpha', 'Beta', 'Gamma'],
+    ['r1', '1', '2', '3'],
+    ['r2', '', '', ''],
+    ['', 'Delta', 'Epsilon', ''],
+    ['r3', '4', '5', ''],
+  ];
+  const t = buildTemplate(reference, [['', 'Group Alpha', 'Beta', 'Gamma'], ['', 'Delta', 'Epsilon']]);
+  assert.equal(t.mode, 'header');
+  assert.deepEqual(t.tables.map((x) => x.columns.map((c) => c.name)), [['Group Alpha', 'Beta', 'Gamma'], ['Delta', 'Epsilon']]);
+  // the blank row r2 holds no data in the template's columns
+  assert.deepEqual(t.expectedRows, [['1', '2', '3'], ['4', '5']]);
+});
+
+test('template: figures name no column, so a reference with no header is compared by position', () => {
+  const t = buildTemplate([['1', '100'], ['2', '101']], [['1', '100']]);
+  assert.equal(t.mode, 'position');
+  assert.deepEqual(t.expectedRows, [['1', '100'], ['2', '101']]);
 });

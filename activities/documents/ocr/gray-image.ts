@@ -27,10 +27,11 @@ export function parsePgm(bytes: Uint8Array): GrayImage | undefined {
     }
     i++;
   }
-  // One whitespace byte separates the header from the pixels (consumed by the loop above).
+  // One whitespace byte separates the header from the pixels.
+  i++;
   const [width, height, maxval] = fields as [number, number, number];
   if (!width || !height || !maxval || maxval > 255 || bytes.length - i < width * height) return undefined;
-  let data = bytes.subarray(i, i + width * height);
+  let data = new Uint8Array(bytes.buffer, bytes.byteOffset + i, width * height);
   if (maxval !== 255) data = data.map((v) => Math.round((v * 255) / maxval));
   return { width, height, data };
 }
@@ -82,4 +83,43 @@ export async function decodeImage(input: string | Uint8Array, page = 0): Promise
   } catch {
     return undefined;
   }
+}
+
+/** The picture turned clockwise by a quarter-turn multiple. */
+export function rotateGray(image: GrayImage, degrees: 0 | 90 | 180 | 270): GrayImage {
+  if (degrees === 0) return image;
+  const { width: w, height: h, data } = image;
+  const turned = degrees !== 180;
+  const out = new Uint8Array(w * h);
+  const W = turned ? h : w;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let nx: number;
+      let ny: number;
+      if (degrees === 90) [nx, ny] = [h - 1 - y, x];
+      else if (degrees === 180) [nx, ny] = [w - 1 - x, h - 1 - y];
+      else [nx, ny] = [y, w - 1 - x];
+      out[ny * W + nx] = data[row + x]!;
+    }
+  }
+  return { width: W, height: turned ? w : h, data: out };
+}
+
+/** Half the size in each direction (2x2 means): enough for orientation detection, four times cheaper. */
+export function halfSize(image: GrayImage): GrayImage {
+  const width = image.width >> 1;
+  const height = image.height >> 1;
+  const data = new Uint8Array(width * height);
+  const src = image.data;
+  const w = image.width;
+  for (let y = 0; y < height; y++) {
+    const a = 2 * y * w;
+    const b = a + w;
+    for (let x = 0; x < width; x++) {
+      const i = 2 * x;
+      data[y * width + x] = (src[a + i]! + src[a + i + 1]! + src[b + i]! + src[b + i + 1]! + 2) >> 2;
+    }
+  }
+  return { width, height, data };
 }

@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import type { PageGeometry } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
-import { writePgm } from './gray-image.js';
+import { halfSize, rotateGray, writePgm } from './gray-image.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip } from './dropped-ink.js';
 import { ocrGeometry, readingTurns } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { meanConfidence, recognize, type OcrWord } from './tesseract.js';
+import { detectRotation, meanConfidence, recognize, type OcrWord } from './tesseract.js';
 import { rm } from 'node:fs/promises';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
@@ -23,7 +23,7 @@ export interface OcrSource {
   workDir: string;
 }
 
-export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, mayTurn = true): Promise<PageGeometry> {
   let input = source.path;
   let rules: ReturnType<typeof findPixelRules> = [];
   let cleaned = source.gray;
@@ -38,7 +38,18 @@ export async function ocrImage(source: OcrSource, pageNumber: number, dpi: numbe
   if (!input) throw new Error('ocrImage needs a file or decoded pixels');
   let page = await recognize(input, 11);
   let upright = true;
-  if (page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE) {
+  if (source.gray && mayTurn && (page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE)) {
+    // Orientation detection on a half-size copy; a turned page is turned upright and read again
+    // (rules included). Text that is upright but poorly read keeps its first reading.
+    const small = join(source.workDir, `ocr-osd-${pageNumber}.pgm`);
+    await writePgm(small, halfSize(source.gray));
+    const rotation = await detectRotation(small);
+    await rm(small, { force: true });
+    if (rotation !== 0) {
+      const turned = await ocrImage({ gray: rotateGray(source.gray, rotation), workDir: source.workDir }, pageNumber, dpi, false);
+      if (turned.words.length > 0) return turned;
+    }
+  } else if (!source.gray && (page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE)) {
     // psm 1 runs orientation detection first and reads the page turned upright.
     const oriented = await recognize(input, 1);
     if (meanConfidence(oriented) > meanConfidence(page)) {

@@ -1,0 +1,112 @@
+// PDFs and images through the whole pipeline: upload → layout/OCR → mapped, validated rows.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { makePdf } from '../fixtures/layout/make-pdf.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { ApiClient, fileForm } from '../helpers/http.js';
+
+const run = promisify(execFile);
+const EDGE = new URL('../../../shared/datasets/pdf-tables/edge/', import.meta.url);
+
+let app: TestApp;
+let api: ApiClient;
+let templateId: string;
+let dir: string;
+let invoicePdf: string;
+
+const ROWS = [
+  ['Widget', '2', '3.50'],
+  ['Gadget', '1', '12.00'],
+  ['Sprocket', '10', '0.25'],
+];
+
+before(async () => {
+  app = await startApp();
+  api = new ApiClient(app.url, (await app.workspace('docs')).key);
+  const created = await api.post('/v2/templates', {
+    name: 'Invoice',
+    file_types: ['pdf', 'image'],
+    fields: [
+      { key: 'invoice_number', name: 'Invoice number' },
+      { key: 'invoice_date', name: 'Invoice date', data_type: 'date' },
+    ],
+    tables: [
+      {
+        key: 'items',
+        name: 'Items',
+        columns: [
+          { key: 'description', name: 'Description' },
+          { key: 'quantity', name: 'Quantity', data_type: 'integer', suggested_mappings: ['Qty'] },
+          { key: 'unit_price', name: 'Unit price', data_type: 'currency' },
+        ],
+      },
+    ],
+  });
+  templateId = created.body.id;
+  dir = await mkdtemp(join(tmpdir(), 'distill-docs-'));
+  invoicePdf = join(dir, 'invoice.pdf');
+  await makePdf(invoicePdf, [
+    (p) => {
+      p.text('ACME Supplies', 72, 60, { size: 16, bold: true });
+      p.text('Invoice number: INV-2024-001', 72, 100);
+      p.text('Invoice date: 2024-03-15', 72, 116);
+      p.grid([72, 260, 360, 460], [160, 180, 200, 220, 240], [['Description', 'Qty', 'Unit price'], ...ROWS], { boldFirstRow: true });
+    },
+  ]);
+});
+
+after(async () => {
+  await app?.stop();
+});
+
+async function extractFile(path: string, name: string, template = templateId) {
+  const res = await api.upload('/v2/extractions/upload', fileForm({ template_id: template }, { name, content: new Uint8Array(await readFile(path)) }));
+  assert.equal(res.status, 202, res.text);
+  return api.waitForExtraction(res.body.id, 180_000);
+}
+
+describe('documents', () => {
+  it('reads a digital PDF table and labelled fields', async () => {
+    const e = await extractFile(invoicePdf, 'invoice.pdf');
+    assert.equal(e.status, 'completed', e.error);
+    assert.deepEqual(e.file_type, { key: 'pdf', extension: 'pdf', mime_type: 'application/pdf' });
+    assert.deepEqual(e.data.fields.values, { invoice_number: 'INV-2024-001', invoice_date: '2024-03-15' });
+    assert.deepEqual(e.data.tables.items.rows.map((r: any) => [r.values.description, r.values.quantity, r.values.unit_price]), ROWS);
+    assert.equal(e.stats.tables.items.rows.invalid, 0);
+  });
+
+  it('reads the same page as a PNG scan through OCR', async () => {
+    await run('pdftoppm', ['-r', '300', '-png', '-singlefile', invoicePdf, join(dir, 'scan')]);
+    const e = await extractFile(join(dir, 'scan.png'), 'scan.png');
+    assert.equal(e.status, 'completed', e.error);
+    assert.equal(e.file_type.key, 'image');
+    const rows = e.data.tables.items.rows.map((r: any) => r.values.description);
+    assert.deepEqual(rows, ROWS.map((r) => r[0]));
+    assert.equal(e.data.fields.values.invoice_number, 'INV-2024-001');
+  });
+
+  it('chooses the invoice template for template_id=auto', async () => {
+    await api.post('/v2/templates', { name: 'People', file_types: ['csv'], tables: [{ name: 'People', columns: [{ name: 'Name' }, { name: 'Email' }] }] });
+    const e = await extractFile(invoicePdf, 'invoice.pdf', 'auto');
+    assert.equal(e.status, 'completed', e.error);
+    assert.equal(e.template_id, templateId);
+  });
+
+  it('fails a password-protected PDF with a clear message', async () => {
+    const e = await extractFile(new URL('encrypted.pdf', EDGE).pathname, 'encrypted.pdf');
+    assert.equal(e.status, 'failed');
+    assert.match(e.error, /password/i);
+  });
+
+  it('ends every edge document completed or failed with a message', async () => {
+    for (const name of ['rotated_page.pdf', 'arabic.pdf', 'china.pdf', 'jpeg2000.pdf']) {
+      const e = await extractFile(new URL(name, EDGE).pathname, name);
+      assert.ok(e.status === 'completed' || (e.status === 'failed' && e.error.length > 10), `${name}: ${e.status} ${e.error}`);
+    }
+  });
+});

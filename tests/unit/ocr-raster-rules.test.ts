@@ -1,0 +1,81 @@
+// Rules found in page pixels, shading edges, erasing before OCR, dropped-ink blobs: on pictures
+// drawn here pixel by pixel, with exact expectations.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodePgm, halfSize, parsePgm, rotateGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import { eraseRules, findPixelRules } from '../../activities/documents/ocr/raster-rulings.js';
+import { stackBlobs, uncoveredInk, wordsFromStrip } from '../../activities/documents/ocr/dropped-ink.js';
+
+function blank(width: number, height: number): GrayImage {
+  return { width, height, data: new Uint8Array(width * height).fill(255) };
+}
+
+function fill(img: GrayImage, x0: number, y0: number, x1: number, y1: number, v: number): void {
+  for (let y = y0; y < y1; y++) img.data.fill(v, y * img.width + x0, y * img.width + x1);
+}
+
+test('PGM round trip', () => {
+  const img = blank(3, 2);
+  img.data[4] = 7;
+  assert.deepEqual(parsePgm(encodePgm(img)), img);
+  assert.equal(parsePgm(new TextEncoder().encode('P6\n1 1\n255\n...')), undefined);
+});
+
+test('a ruled grid in pixels: its lines, and nothing for text-sized strokes', () => {
+  const img = blank(600, 400);
+  // grid: horizontals at y=50 (3 px thick), 150, 250; verticals at x=100, 300, 500 (2 px)
+  for (const y of [50, 150, 250]) fill(img, 100, y, 502, y + 3, 0);
+  for (const x of [100, 300, 500]) fill(img, x, 50, x + 2, 253, 0);
+  // a glyph-like blob: 20 x 30, thick
+  fill(img, 150, 80, 170, 110, 0);
+  const rules = findPixelRules(img, 300);
+  const h = rules.filter((r) => r.horizontal).map((r) => [r.at, r.from, r.to]);
+  const v = rules.filter((r) => !r.horizontal).map((r) => [r.at, r.from, r.to]);
+  assert.deepEqual(h, [[51.5, 100, 502], [151.5, 100, 502], [251.5, 100, 502]]);
+  assert.deepEqual(v, [[101, 50, 253], [301, 50, 253], [501, 50, 253]]);
+  const erased = eraseRules(img, rules);
+  assert.equal(erased.data[51 * 600 + 200], 255, 'rule erased');
+  assert.equal(erased.data[90 * 600 + 160], 0, 'glyph kept');
+  assert.equal(img.data[51 * 600 + 200], 0, 'original untouched');
+});
+
+test('a grey band: its edges are rules, its shading is cleared and its text kept', () => {
+  const img = blank(600, 300);
+  fill(img, 50, 100, 550, 140, 191);
+  fill(img, 60, 110, 70, 130, 0); // text on the band
+  const rules = findPixelRules(img, 300);
+  const h = rules.filter((r) => r.horizontal).map((r) => r.at).sort((a, b) => a - b);
+  const v = rules.filter((r) => !r.horizontal).map((r) => r.at).sort((a, b) => a - b);
+  assert.deepEqual(h, [100, 140]);
+  assert.deepEqual(v, [50, 550]);
+  const erased = eraseRules(img, rules);
+  assert.equal(erased.data[120 * 600 + 300], 255, 'shading cleared');
+  assert.equal(erased.data[120 * 600 + 65], 0, 'text kept');
+});
+
+test('rotation and half size', () => {
+  const img = blank(4, 2);
+  img.data[1] = 0; // (x=1, y=0)
+  const r = rotateGray(img, 90);
+  assert.equal(r.width, 2);
+  assert.equal(r.height, 4);
+  assert.equal(r.data[1 * 2 + 1], 0); // (x=h-1-y=1, y=x=1)
+  assert.deepEqual(rotateGray(rotateGray(img, 90), 270), img);
+  assert.deepEqual(rotateGray(rotateGray(img, 180), 180), img);
+  const half = halfSize({ width: 2, height: 2, data: Uint8Array.from([0, 0, 255, 255]) });
+  assert.deepEqual([...half.data], [128]);
+});
+
+test('ink no word covers becomes blobs, stacked one per line and mapped back', () => {
+  const img = blank(800, 400);
+  fill(img, 100, 100, 112, 130, 0); // a lone "1": 12 x 30 px
+  fill(img, 300, 100, 400, 130, 0); // a word tesseract read
+  fill(img, 600, 300, 601, 301, 0); // a speck
+  const words = [{ text: 'word', x0: 300, y0: 100, x1: 400, y1: 130, conf: 95, line: '1.1.1' }];
+  const blobs = uncoveredInk(img, words, 300);
+  assert.deepEqual(blobs, [{ x0: 100, y0: 100, x1: 112, y1: 132 }]);
+  const strip = stackBlobs(img, blobs);
+  assert.equal(strip.image.width, 12 + 2 * strip.pad);
+  const placed = wordsFromStrip(strip, blobs, [{ text: '1', x0: strip.pad, y0: strip.tops[0]!, x1: strip.pad + 12, y1: strip.tops[0]! + 30, conf: 90, line: '1.1.1' }]);
+  assert.deepEqual(placed.map(({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 })), [{ text: '1', x0: 100, y0: 100, x1: 112, y1: 130 }]);
+});
