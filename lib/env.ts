@@ -32,7 +32,12 @@ function envSchema() {
     MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 ** 3),
     /** Tables longer than this are refused by CSV download (spec: 500000). */
     CSV_DOWNLOAD_ROW_LIMIT: z.coerce.number().int().positive().default(500_000),
+    /** Deliver webhooks to loopback/private addresses too (tests, trusted networks). */
     WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+    /** First webhook retry interval; doubled up to 1 h between attempts, for 25 h in all. */
+    WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /** One delivery attempt's deadline, connect to last byte. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     /** Pages OCRed at once per worker; tesseract runs single-threaded per page. */
     OCR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).default(8),

@@ -1,6 +1,5 @@
-// Webhook delivery settings. WEBHOOK_ALLOW_PRIVATE comes from the environment schema (lib/env.ts);
-// the retry and timeout knobs are read here (tests shorten them).
-import { z } from 'zod';
+// Webhook delivery settings, from the one environment schema (lib/env.ts).
+import { env, type Env } from '../../lib/env.js';
 
 export interface WebhookConfig {
   /** deliver to loopback/private addresses too (tests, trusted networks) */
@@ -11,26 +10,8 @@ export interface WebhookConfig {
   attemptTimeoutMs: number;
 }
 
-const schema = z.object({
-  WEBHOOK_ALLOW_PRIVATE: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
-  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-});
-
-export function webhookConfig(source: Record<string, string | undefined> = process.env): WebhookConfig {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return {
-    allowPrivate: parsed.data.WEBHOOK_ALLOW_PRIVATE,
-    retryInitialMs: parsed.data.WEBHOOK_RETRY_INITIAL_MS,
-    attemptTimeoutMs: parsed.data.WEBHOOK_TIMEOUT_MS,
-  };
+export function webhookConfig(e: Pick<Env, 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_RETRY_INITIAL_MS' | 'WEBHOOK_TIMEOUT_MS'> = env()): WebhookConfig {
+  return { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryInitialMs: e.WEBHOOK_RETRY_INITIAL_MS, attemptTimeoutMs: e.WEBHOOK_TIMEOUT_MS };
 }
 
 /** What a delivery workflow needs to know; carried in its input (workflows cannot read env). */
