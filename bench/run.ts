@@ -18,6 +18,8 @@ try {
   const api = new ApiClient(app.url, key);
   const template = await api.post('/v2/templates', benchTemplate);
 
+  const part = (name: string) => !only || only.split(',').includes(name);
+  if (part('rows')) {
   say(`# Spreadsheet pipeline (${BENCH_ROWS.toLocaleString('en')} rows × 10 columns)`);
   const csv = await writeBenchCsv();
   const copySeconds = await copyBaseline(stack.env.DATABASE_URL!, csv);
@@ -32,11 +34,15 @@ try {
     say(`100-row page, filter=${filter.padEnd(8)} p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms   (goal p99 < 50 ms)`);
   }
 
+  }
+
+  if (part('rss')) {
   const upload = await uploadRssPeak(app.url, key, app.apiPid);
   say(`API peak RSS, 1 GB upload ${fmt(upload.peakMb, 0)} MB in ${fmt(upload.seconds, 1)} s   (RSS before ${fmt(upload.beforeMb, 0)} MB; goal < 300 MB)`);
+  }
 
   const pdfBench = fileURLToPath(new URL('./pdf.ts', import.meta.url));
-  if (existsSync(pdfBench) && (!only || only === 'pdf')) {
+  if (existsSync(pdfBench) && part('pdf')) {
     const { benchPdf } = (await import(pdfBench)) as { benchPdf: (files: string[]) => Promise<Record<string, number>> };
     const dir = fileURLToPath(new URL('../../shared/datasets/pdf-tables/', import.meta.url));
     if (existsSync(dir)) {
@@ -49,7 +55,7 @@ try {
   }
 
   const flowBench = fileURLToPath(new URL('./flows.ts', import.meta.url));
-  if (existsSync(flowBench) && (!only || only === 'flows')) {
+  if (existsSync(flowBench) && part('flows')) {
     const { benchFlows } = (await import(flowBench)) as { benchFlows: (url: string, key: string) => Promise<{ runsPerMinute: number; uploadToCompletedSeconds: number }> };
     const r = await benchFlows(app.url, key);
     say('\n# Flows (two-step flow)');

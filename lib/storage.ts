@@ -4,7 +4,7 @@ import * as Minio from 'minio';
 
 export interface Storage {
   bucket: string;
-  /** Streams a body of unknown length; 16 MiB parts keep memory flat (the default buffers ~500 MB). */
+  /** Streams a body of unknown length in 8 MiB parts: memory stays flat (the default 64 MiB parts buffer ~500 MB). */
   putStream(key: string, body: Readable, contentType: string): Promise<void>;
   putBuffer(key: string, body: Buffer, contentType: string): Promise<void>;
   getStream(key: string): Promise<Readable>;
@@ -25,7 +25,7 @@ export interface StorageConfig {
   secretKey: string;
 }
 
-const PART_SIZE = 16 * 1024 * 1024;
+const PART_SIZE = 8 * 1024 * 1024;
 
 export function createStorage(config: StorageConfig): Storage {
   const url = new URL(config.endpoint);

@@ -126,7 +126,7 @@ export function flowRunRoutes({ db, storage, temporal, env }: AppDeps) {
       } catch (error) {
         if (error instanceof WorkflowUpdateFailedError) throw conflict(error.cause?.message ?? error.message);
         if (error instanceof WorkflowNotFoundError) throw conflict('Flow run is not waiting for review');
-        throw new ApiError(503, `The review decision could not be delivered to the run: ${(error as Error).message}`);
+        throw new ApiError(503, `The run's workflow did not answer within ${UPDATE_DEADLINE_MS / 1000} s (are workers running?): ${(error as Error).message}. Check the run's status; if it is still in review, send the decision again`);
       }
       return c.json(runDetail(await find(workspaceId, run.id)), 200);
     },

@@ -599,9 +599,28 @@ describe('a worker killed during a run', () => {
     const waiting = await waitRun(api, started.id, ['review', 'failed', 'completed'], 120_000);
     assert.equal(waiting.status, 'review', waiting.error);
     assert.deepEqual(waiting.steps.find((s: any) => s.step_id === 'match').output.summary, { rows_1: rows, rows_2: rows, matched: rows, mismatched: 0, unmatched_1: 0, unmatched_2: 0 });
-    // Again while the run waits in review: the new worker replays the history and takes the decision.
+    // Again while the run waits in review: the new worker replays the history (a query answers
+    // once it has) and takes the decision.
     await app.killWorker('SIGKILL');
     await app.startWorker();
+    {
+      const { connection, client } = await temporalClient();
+      try {
+        const handle = client.workflow.getHandle(`flow-run-${started.id}`);
+        const deadline = Date.now() + 90_000;
+        for (;;) {
+          const state = await handle.query<{ waiting_for_review: string | null }>('state').catch(() => null);
+          if (state) {
+            assert.equal(state.waiting_for_review, 'ok');
+            break;
+          }
+          assert.ok(Date.now() < deadline, 'no worker answered a query');
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      } finally {
+        await connection.close();
+      }
+    }
     const res = await api.post(`/v2/flows/runs/${started.id}/review`, { decision: 'approve' });
     assert.equal(res.status, 200, res.text);
     const done = await waitRun(api, started.id);

@@ -128,3 +128,22 @@ function twoPageTiff(pgm: Buffer): Uint8Array {
   }
   return out;
 }
+
+test('scanned ruled table: rules found in the pixels give rows and columns; lone characters are read', async () => {
+  // Columns too close for whitespace alone, a cell wrapped on two lines, one-character cells.
+  const ruled = [
+    ['Code', 'Item', 'Qty'],
+    ['A', ['Large red apples', 'from the south'], '7'],
+    ['B', 'Pears', '12'],
+  ];
+  await makePdf(join(dir, 'ruled.pdf'), [
+    (p) => p.grid([72, 120, 260, 300], [100, 124, 172, 196], ruled, { size: 14, boldFirstRow: true }),
+  ]);
+  execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(dir, 'ruled.pdf'), join(dir, 'ruled')]);
+  const { rows } = await rowsOf(join(dir, 'ruled.png'), 'image');
+  assert.deepEqual(rows, [
+    ['Code', 'Item', 'Qty'],
+    ['A', 'Large red apples from the south', '7'],
+    ['B', 'Pears', '12'],
+  ]);
+});
