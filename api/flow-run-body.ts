@@ -91,7 +91,7 @@ const InputFileSchema = z
     file_name: z.string(),
     file_size: z.number().int(),
     file_type: z.object({ key: z.string(), extension: z.string(), mime_type: z.string() }),
-    metadata: MetadataSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
     guidance: z.string().nullable(),
   })
   .openapi('FlowRunInputFile');

@@ -17,7 +17,7 @@ import { ApiError, badRequest, errorResponses, notFound } from '../errors.js';
 import { extractionFull, extractionSummary } from '../extraction-body.js';
 import { discardFiles, receiveMultipart } from '../multipart.js';
 import { ExtractionSchema, ExtractionSummarySchema, MetadataSchema, PaginationSchema, RowSchema } from '../schemas.js';
-import { validationHook } from '../validation.js';
+import { intParam, validationHook } from '../validation.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -47,21 +47,6 @@ const RowFilterQuery = {
   filter: z.string().optional().openapi({ description: 'all, valid, invalid, error, warn, info; comma-separated (rows matching any)', example: 'invalid' }),
   column_validations: z.string().optional().openapi({ description: 'Comma-separated column keys: only rows with issues in any of them' }),
 };
-const intParam = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `The parameter '${name}' must be an integer from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
-
 export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const { prisma, pool } = db;

@@ -10,28 +10,13 @@ import { reviewUpdate } from '../../workflows/flow-run.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ApiError, conflict, errorResponses, notFound } from '../errors.js';
 import { FlowRunDetailSchema, FlowRunSchema, RUN_BASE_COLUMNS, runBase, runDetail } from '../flow-run-body.js';
-import { jsonBody, validationHook } from '../validation.js';
+import { intParam, jsonBody, validationHook } from '../validation.js';
 import { contentDisposition } from './extractions.js';
 
 const security = [{ bearerAuth: [] }];
 
 const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'run_0123456789abcdefghjkmnpqrs' }) });
 const FileParams = IdParam.extend({ file_id: z.string().openapi({ param: { name: 'file_id', in: 'path' }, example: 'file_0123456789abcdefghjkmnpq' }) });
-
-const intParam = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `The parameter '${name}' must be an integer from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
 
 const ListQuery = z.object({
   flow_id: z.string().optional(),

@@ -14,7 +14,7 @@ import type { AppDeps, AppEnv, Router } from '../context.js';
 import { ApiError, badRequest, conflict, errorResponses, notFound } from '../errors.js';
 import { FlowRunSchema } from '../flow-run-body.js';
 import { ExtractionSummarySchema } from '../schemas.js';
-import { jsonBody, validationHook } from '../validation.js';
+import { jsonBody, intParam, validationHook } from '../validation.js';
 
 const security = [{ bearerAuth: [] }];
 const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -138,21 +138,6 @@ const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 
 const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: webhookExample.id }) });
 const DeliveryParams = IdParam.extend({ delivery_id: z.string().openapi({ param: { name: 'delivery_id', in: 'path' }, example: deliveryExample.id }) });
-
-const intParam = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `The parameter '${name}' must be an integer from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
 
 function webhookBody(w: Webhook) {
   return {
