@@ -80,6 +80,8 @@ fi
 [ -d node_modules ] || die "run 'npm ci' first"
 if [ ! -f generated/prisma/index.js ] || [ prisma/schema.prisma -nt generated/prisma/index.js ]; then
   say "generating the Prisma client"
+  # With DATABASE_URL unset the Prisma CLI tries to download an engine (and fails offline).
+  export DATABASE_URL="$db_url"
   npx --no-install prisma generate >/dev/null 2>&1 || npx --no-install prisma generate >&2
 fi
 say "ready"
