@@ -2,7 +2,7 @@
 // drawn here pixel by pixel, with exact expectations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodePgm, halfSize, parsePgm, rotateGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import { encodePgm, parsePgm, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { eraseRules, findPixelRules } from '../../activities/documents/ocr/raster-rulings.js';
 import { stackBlobs, uncoveredInk, wordsFromStrip } from '../../activities/documents/ocr/dropped-ink.js';
 
@@ -51,19 +51,6 @@ test('a grey band: its edges are rules, its shading is cleared and its text kept
   const erased = eraseRules(img, rules);
   assert.equal(erased.data[120 * 600 + 300], 255, 'shading cleared');
   assert.equal(erased.data[120 * 600 + 65], 0, 'text kept');
-});
-
-test('rotation and half size', () => {
-  const img = blank(4, 2);
-  img.data[1] = 0; // (x=1, y=0)
-  const r = rotateGray(img, 90);
-  assert.equal(r.width, 2);
-  assert.equal(r.height, 4);
-  assert.equal(r.data[1 * 2 + 1], 0); // (x=h-1-y=1, y=x=1)
-  assert.deepEqual(rotateGray(rotateGray(img, 90), 270), img);
-  assert.deepEqual(rotateGray(rotateGray(img, 180), 180), img);
-  const half = halfSize({ width: 2, height: 2, data: Uint8Array.from([0, 0, 255, 255]) });
-  assert.deepEqual([...half.data], [128]);
 });
 
 test('ink no word covers becomes blobs, stacked one per line and mapped back', () => {

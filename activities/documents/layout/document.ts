@@ -1,6 +1,6 @@
 // Pages -> the document's tables (continuations joined) and its text lines. Pure geometry.
 import type { TextLine } from '../types.js';
-import type { PageGeometry } from './geometry.js';
+import { markRuledStarts, type PageGeometry } from './geometry.js';
 import { joinContinuedTables } from './continuation.js';
 import { groupLines, lineText, type Line } from './lines.js';
 import { findPageTables } from './page-tables.js';
@@ -11,7 +11,8 @@ export interface DocumentLayout {
   lines: TextLine[];
 }
 
-export function layoutDocument(pages: readonly PageGeometry[]): DocumentLayout {
+export function layoutDocument(input: readonly PageGeometry[]): DocumentLayout {
+  const pages = input.map(markRuledStarts);
   const linesByPage = pages.map((p) => groupLines(p.words));
   const tablesByPage = pages.map((p, i) => findPageTables(p, linesByPage[i]));
   const markers = new Map<LayoutTable, string | undefined>();

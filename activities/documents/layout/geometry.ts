@@ -17,6 +17,8 @@ export interface PageWord extends WordBox {
   font: string;
   /** Right-to-left script (Hebrew, Arabic): cells read from right to left. */
   rtl: boolean;
+  /** A drawn vertical rule runs just left of the word: it starts a cell and joins no fragment before it. */
+  ruledLeft?: boolean;
 }
 
 /** A ruling line drawn on the page: horizontal at `at` from `from` to `to`, or vertical likewise. */
@@ -72,4 +74,34 @@ const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 
 export function isRtlText(text: string): boolean {
   return RTL_CHAR.test(text);
+}
+
+// A rule this close left of a word's start (points) is the border of the word's cell.
+const RULED_LEFT_GAP = 4;
+
+/**
+ * The page with each word that starts right after a drawn vertical rule marked: text clipped at a
+ * cell border often runs up against the next cell's first word, and must not be joined to it.
+ */
+export function markRuledStarts(page: PageGeometry): PageGeometry {
+  const verticals = page.rulings.filter((r) => !r.horizontal);
+  if (verticals.length === 0) return page;
+  verticals.sort((a, b) => a.at - b.at);
+  const words = page.words.map((w) => {
+    const cy = (w.y0 + w.y1) / 2;
+    // first rule at or right of x0 - gap (binary search), then the few up to x0
+    let lo = 0;
+    let hi = verticals.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (verticals[mid]!.at < w.x0 - RULED_LEFT_GAP) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < verticals.length && verticals[i]!.at <= w.x0 + 0.5; i++) {
+      const r = verticals[i]!;
+      if (cy >= r.from - 1 && cy <= r.to + 1) return { ...w, ruledLeft: true };
+    }
+    return w;
+  });
+  return { ...page, words };
 }

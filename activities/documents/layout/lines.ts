@@ -73,7 +73,7 @@ function joinFragments(words: PageWord[]): PageWord[] {
   const out: PageWord[] = [];
   for (const w of words) {
     const prev = out[out.length - 1];
-    if (prev && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0 && prev.rtl === w.rtl) {
+    if (prev && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0 && prev.rtl === w.rtl) {
       out[out.length - 1] = {
         ...prev,
         text: prev.rtl ? w.text + prev.text : prev.text + w.text,

@@ -33,8 +33,12 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
   const ink = new Uint16Array(gw * gh);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const grow = ((y / CELL) | 0) * gw;
-    for (let x = 0; x < width; x++) if (data[row + x]! < DARK) ink[grow + ((x / CELL) | 0)]!++;
+    const grow = Math.floor(y / CELL) * gw;
+    for (let gx = 0, x = 0; gx < gw; gx++) {
+      let n = 0;
+      for (const end = Math.min(width, x + CELL); x < end; x++) if (data[row + x]! < DARK) n++;
+      if (n) ink[grow + gx]! += n;
+    }
   }
   // Words (with a margin) cover their ink.
   const margin = Math.max(1, Math.round((0.02 * dpi) / CELL));

@@ -1,6 +1,6 @@
 // 8-bit grey pictures in memory: binary PGM (what `pdftoppm -gray` writes and tesseract reads)
 // and any image file decoded with sharp (libvips, loaded on first use; optional).
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 
 export interface GrayImage {
   width: number;
@@ -46,7 +46,14 @@ export async function readPgm(path: string): Promise<GrayImage | undefined> {
 }
 
 export async function writePgm(path: string, image: GrayImage): Promise<void> {
-  await writeFile(path, encodePgm(image));
+  // Header and pixels written one after the other: no copy of the pixels.
+  const file = await open(path, 'w');
+  try {
+    await file.write(Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'));
+    await file.write(image.data);
+  } finally {
+    await file.close();
+  }
 }
 
 type Sharp = typeof import('sharp');
@@ -55,7 +62,14 @@ let sharpLoading: Promise<Sharp | undefined> | undefined;
 /** sharp when it is installed and loads on this machine, else undefined (OCR then reads the file as is). */
 function loadSharp(): Promise<Sharp | undefined> {
   sharpLoading ??= import('sharp').then(
-    (m) => (m as unknown as { default: Sharp }).default ?? (m as unknown as Sharp),
+    (m) => {
+      const sharp = (m as unknown as { default: Sharp }).default ?? (m as unknown as Sharp);
+      // One libvips thread per decode (pages are already read side by side) and no operation
+      // cache: each picture is decoded once.
+      sharp.concurrency(1);
+      sharp.cache(false);
+      return sharp;
+    },
     () => undefined,
   );
   return sharpLoading;
@@ -85,41 +99,3 @@ export async function decodeImage(input: string | Uint8Array, page = 0): Promise
   }
 }
 
-/** The picture turned clockwise by a quarter-turn multiple. */
-export function rotateGray(image: GrayImage, degrees: 0 | 90 | 180 | 270): GrayImage {
-  if (degrees === 0) return image;
-  const { width: w, height: h, data } = image;
-  const turned = degrees !== 180;
-  const out = new Uint8Array(w * h);
-  const W = turned ? h : w;
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      let nx: number;
-      let ny: number;
-      if (degrees === 90) [nx, ny] = [h - 1 - y, x];
-      else if (degrees === 180) [nx, ny] = [w - 1 - x, h - 1 - y];
-      else [nx, ny] = [y, w - 1 - x];
-      out[ny * W + nx] = data[row + x]!;
-    }
-  }
-  return { width: W, height: turned ? w : h, data: out };
-}
-
-/** Half the size in each direction (2x2 means): enough for orientation detection, four times cheaper. */
-export function halfSize(image: GrayImage): GrayImage {
-  const width = image.width >> 1;
-  const height = image.height >> 1;
-  const data = new Uint8Array(width * height);
-  const src = image.data;
-  const w = image.width;
-  for (let y = 0; y < height; y++) {
-    const a = 2 * y * w;
-    const b = a + w;
-    for (let x = 0; x < width; x++) {
-      const i = 2 * x;
-      data[y * width + x] = (src[a + i]! + src[a + i + 1]! + src[b + i]! + src[b + i + 1]! + 2) >> 2;
-    }
-  }
-  return { width, height, data };
-}

@@ -1,14 +1,15 @@
 // One picture -> page geometry in points, upright: ruling lines found in its pixels (then erased
-// so that tesseract reads the text between them cleanly) and tesseract's words.
+// so that tesseract reads the text between them cleanly), tesseract's words, and the words its
+// sparse-text pass dropped (read back in one small extra call).
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PageGeometry } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
-import { halfSize, rotateGray, writePgm } from './gray-image.js';
+import { writePgm } from './gray-image.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip } from './dropped-ink.js';
 import { ocrGeometry, readingTurns } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { detectRotation, meanConfidence, recognize, type OcrWord } from './tesseract.js';
-import { rm } from 'node:fs/promises';
+import { meanConfidence, recognize, type OcrPage, type OcrWord } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
 // upright text.
@@ -23,13 +24,28 @@ export interface OcrSource {
   workDir: string;
 }
 
-export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, mayTurn = true): Promise<PageGeometry> {
+interface Reading {
+  geometry: PageGeometry;
+  confidence: number;
+}
+
+export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+  return (await readPicture(source, pageNumber, dpi, true)).geometry;
+}
+
+/** Whether a reading looks like that of a page turned sideways or upside down. */
+function doubtful(page: OcrPage): boolean {
+  return page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE;
+}
+
+async function readPicture(source: OcrSource, pageNumber: number, dpi: number, mayTurn: boolean): Promise<Reading> {
   let input = source.path;
   let rules: ReturnType<typeof findPixelRules> = [];
   let cleaned = source.gray;
   if (source.gray) {
     rules = findPixelRules(source.gray, dpi);
-    if (rules.length) cleaned = eraseRules(source.gray, rules);
+    // The decoded pixels are this reader's own: rules are erased in them directly.
+    if (rules.length) cleaned = eraseRules(source.gray, rules, true);
     if (rules.length || !input) {
       input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
       await writePgm(input, cleaned!);
@@ -38,32 +54,23 @@ export async function ocrImage(source: OcrSource, pageNumber: number, dpi: numbe
   if (!input) throw new Error('ocrImage needs a file or decoded pixels');
   let page = await recognize(input, 11);
   let upright = true;
-  if (source.gray && mayTurn && (page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE)) {
-    // Orientation detection on a half-size copy; a turned page is turned upright and read again
-    // (rules included). Text that is upright but poorly read keeps its first reading.
-    const small = join(source.workDir, `ocr-osd-${pageNumber}.pgm`);
-    await writePgm(small, halfSize(source.gray));
-    const rotation = await detectRotation(small);
-    await rm(small, { force: true });
-    if (rotation !== 0) {
-      const turned = await ocrImage({ gray: rotateGray(source.gray, rotation), workDir: source.workDir }, pageNumber, dpi, false);
-      if (turned.words.length > 0) return turned;
-    }
-  } else if (!source.gray && (page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE)) {
-    // psm 1 runs orientation detection first and reads the page turned upright.
+  if (mayTurn && doubtful(page)) {
+    // psm 1 runs orientation detection first and reads the page turned upright; its word boxes
+    // stay in this picture's pixels (ocrGeometry turns them, and the rules with them).
     const oriented = await recognize(input, 1);
     if (meanConfidence(oriented) > meanConfidence(page)) {
       page = oriented;
       upright = readingTurns(page) === 0;
     }
   }
+  const confidence = meanConfidence(page);
   if (cleaned && upright && page.words.length > 0 && readingTurns(page) === 0) {
     page = { ...page, words: [...page.words, ...(await readDroppedInk(cleaned, page.words, dpi, source.workDir, pageNumber))] };
   }
   if (source.gray && (page.width !== source.gray.width || page.height !== source.gray.height)) {
     page = { ...page, width: source.gray.width, height: source.gray.height };
   }
-  return ocrGeometry(page, pageNumber, 72 / dpi, rulingsOfPixelRules(rules));
+  return { geometry: ocrGeometry(page, pageNumber, 72 / dpi, rulingsOfPixelRules(rules)), confidence };
 }
 
 // Words read back from dropped ink below this confidence are noise (specks, bits of pictures).

@@ -50,10 +50,10 @@ function fillEdges(o: Open, pageArea: number, out: PixelRule[]): void {
 }
 
 /**
- * Runs of ink at least `minLength` long along rows of a bitmap (`ink[row * stride + col]`),
- * grouped across consecutive rows into rules no thicker than `maxThickness`.
+ * Runs of ink (flat [start, end, ...] per line) grouped across consecutive lines into rules no
+ * thicker than `maxThickness`; thicker blocks found along rows are filled areas (their edges).
  */
-function scanRules(ink: Uint8Array, rows: number, cols: number, minLength: number, maxThickness: number, horizontal: boolean): PixelRule[] {
+function groupRuns(runs: readonly (number[] | undefined)[], area: number, maxThickness: number, horizontal: boolean): PixelRule[] {
   const out: PixelRule[] = [];
   let open: Open[] = [];
   const close = (o: Open): void => {
@@ -61,46 +61,34 @@ function scanRules(ink: Uint8Array, rows: number, cols: number, minLength: numbe
     const length = o.x1 - o.x0;
     if (thickness <= maxThickness && length >= MIN_ELONGATION * thickness) {
       out.push({ horizontal, at: (o.first + o.last + 1) / 2, from: o.x0, to: o.x1, first: o.first, last: o.last });
-    } else if (horizontal && thickness > maxThickness) fillEdges(o, rows * cols, out);
+    } else if (horizontal && thickness > maxThickness) fillEdges(o, area, out);
   };
-  for (let r = 0; r < rows; r++) {
-    const base = r * cols;
+  for (let r = 0; r < runs.length; r++) {
+    const line = runs[r];
+    if (!line && open.length === 0) continue;
     const next: Open[] = [];
-    let c = 0;
-    while (c < cols) {
-      if (!ink[base + c]) {
-        c++;
-        continue;
-      }
-      const start = c;
-      let end = c + 1;
-      let k = end;
-      // extend, bridging short gaps
-      while (k < cols) {
-        if (ink[base + k]) {
-          end = ++k;
-        } else if (k - end < BRIDGE) k++;
-        else break;
-      }
-      c = end + 1;
-      if (end - start < minLength) continue;
-      // continue an open rule of the row above that this run overlaps mostly
-      let joined: Open | undefined;
-      for (const o of open) {
+    for (let i = 0; line && i < line.length; i += 2) {
+      const start = line[i]!;
+      const end = line[i + 1]!;
+      // continue an open rule of the line before that this run overlaps mostly
+      let joined = -1;
+      for (let k = 0; k < open.length; k++) {
+        const o = open[k]!;
         const overlap = Math.min(o.x1, end) - Math.max(o.x0, start);
-        // Pieces of one rule cover about the same span row after row; a block that merely
+        // Pieces of one rule cover about the same span line after line; a block that merely
         // touches a rule (a dark band against a border) is another shape.
         if (overlap >= 0.5 * Math.max(o.x1 - o.x0, end - start)) {
-          joined = o;
+          joined = k;
           break;
         }
       }
-      if (joined) {
-        open.splice(open.indexOf(joined), 1);
-        joined.x0 = Math.min(joined.x0, start);
-        joined.x1 = Math.max(joined.x1, end);
-        joined.last = r;
-        next.push(joined);
+      if (joined >= 0) {
+        const o = open[joined]!;
+        open.splice(joined, 1);
+        if (start < o.x0) o.x0 = start;
+        if (end > o.x1) o.x1 = end;
+        o.last = r;
+        next.push(o);
       } else next.push({ x0: start, x1: end, first: r, last: r });
     }
     for (const o of open) close(o);
@@ -108,6 +96,48 @@ function scanRules(ink: Uint8Array, rows: number, cols: number, minLength: numbe
   }
   for (const o of open) close(o);
   return out;
+}
+
+/**
+ * One pass over the pixels: runs of ink at least `minLength` long along each row and along each
+ * column (gaps up to BRIDGE pixels bridged). Columns are followed with a little state per column,
+ * touched only at ink pixels, so the picture is read once, row by row.
+ */
+function inkRuns(data: Uint8Array, width: number, height: number, minLength: number): { rows: (number[] | undefined)[]; columns: (number[] | undefined)[] } {
+  const rows: (number[] | undefined)[] = new Array(height);
+  const columns: (number[] | undefined)[] = new Array(width);
+  const vStart = new Int32Array(width).fill(-1);
+  const vLast = new Int32Array(width).fill(-1_000_000);
+  for (let y = 0; y < height; y++) {
+    const base = y * width;
+    let runStart = -1;
+    let runEnd = -1;
+    let line: number[] | undefined;
+    for (let x = 0; x < width; x++) {
+      if (data[base + x]! >= INK) continue;
+      const last = vLast[x]!;
+      if (y - last - 1 > BRIDGE) {
+        const from = vStart[x]!;
+        if (from >= 0 && last + 1 - from >= minLength) (columns[x] ??= []).push(from, last + 1);
+        vStart[x] = y;
+      }
+      vLast[x] = y;
+      if (runStart >= 0 && x - runEnd <= BRIDGE) runEnd = x + 1;
+      else {
+        if (runStart >= 0 && runEnd - runStart >= minLength) (line ??= []).push(runStart, runEnd);
+        runStart = x;
+        runEnd = x + 1;
+      }
+    }
+    if (runStart >= 0 && runEnd - runStart >= minLength) (line ??= []).push(runStart, runEnd);
+    rows[y] = line;
+  }
+  for (let x = 0; x < width; x++) {
+    const from = vStart[x]!;
+    const last = vLast[x]!;
+    if (from >= 0 && last + 1 - from >= minLength) (columns[x] ??= []).push(from, last + 1);
+  }
+  return { rows, columns };
 }
 
 // Lighter than this is paper; between INK and PAPER is shading (or a rule drawn in light grey).
@@ -176,30 +206,19 @@ export function findPixelRules(image: GrayImage, dpi: number): PixelRule[] {
   const { width, height, data } = image;
   const minLength = Math.max(8, Math.round(MIN_LENGTH_IN * dpi));
   const maxThickness = Math.max(2, Math.round(MAX_THICKNESS_IN * dpi));
-  const ink = new Uint8Array(width * height);
-  for (let i = 0; i < ink.length; i++) ink[i] = data[i]! < INK ? 1 : 0;
-  const horizontal = scanRules(ink, height, width, minLength, maxThickness, true);
-  // The same scan over the transposed bitmap finds the vertical rules.
-  const transposed = new Uint8Array(width * height);
-  const BLOCK = 64;
-  for (let y0 = 0; y0 < height; y0 += BLOCK) {
-    const y1 = Math.min(height, y0 + BLOCK);
-    for (let x0 = 0; x0 < width; x0 += BLOCK) {
-      const x1 = Math.min(width, x0 + BLOCK);
-      for (let y = y0; y < y1; y++) {
-        const row = y * width;
-        for (let x = x0; x < x1; x++) transposed[x * height + y] = ink[row + x]!;
-      }
-    }
-  }
-  const vertical = scanRules(transposed, width, height, minLength, maxThickness, false);
+  const runs = inkRuns(data, width, height, minLength);
+  const horizontal = groupRuns(runs.rows, width * height, maxThickness, true);
+  const vertical = groupRuns(runs.columns, width * height, maxThickness, false);
   const shading = scanShading(data, width, height, minLength, maxThickness, Math.max(3, Math.round(MIN_FILL_IN * dpi)));
   return [...horizontal, ...vertical, ...shading];
 }
 
-/** A copy of the picture with the rules painted white (one pixel of margin around each). */
-export function eraseRules(image: GrayImage, rules: readonly PixelRule[]): GrayImage {
-  const data = new Uint8Array(image.data);
+/**
+ * The picture with the rules painted white (one pixel of margin around each) and shaded areas
+ * cleared; in place when `inPlace` (the caller no longer needs the original pixels), else a copy.
+ */
+export function eraseRules(image: GrayImage, rules: readonly PixelRule[], inPlace = false): GrayImage {
+  const data = inPlace ? image.data : new Uint8Array(image.data);
   const { width, height } = image;
   for (const r of rules) {
     if (r.fill) clearShading(data, width, r.fill);

@@ -71,19 +71,3 @@ export function meanConfidence(page: OcrPage): number {
   return page.words.reduce((s, w) => s + w.conf, 0) / page.words.length;
 }
 
-/**
- * Clockwise turn (degrees) that makes the page upright, from tesseract's orientation detection
- * (psm 0); 0 when it is upright, unsure, or finds too little text to tell.
- */
-export async function detectRotation(imagePath: string): Promise<0 | 90 | 180 | 270> {
-  try {
-    const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '--psm', '0'], { timeoutMs: TIMEOUT_MS, env });
-    const text = stdout.toString('utf8');
-    const rotate = Number(/^Rotate:\s*(\d+)/mu.exec(text)?.[1] ?? 0);
-    const confidence = Number(/^Orientation confidence:\s*([\d.]+)/mu.exec(text)?.[1] ?? 0);
-    if (confidence < 1.5) return 0;
-    return rotate === 90 || rotate === 180 || rotate === 270 ? rotate : 0;
-  } catch {
-    return 0;
-  }
-}
