@@ -1,6 +1,7 @@
 // `npm run bench`: figures, each beside a baseline measured in the same run. Prints; asserts nothing.
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { startTestStack } from '../lib/test-stack.js';
 import { startApp } from '../tests/helpers/app.js';
 import { ApiClient } from '../tests/helpers/http.js';
@@ -29,6 +30,10 @@ try {
   say(`Postgres COPY baseline    ${fmt(copySeconds)} s`);
   say(`upload → completed        ${fmt(seconds)} s   (${Math.round(BENCH_ROWS / seconds).toLocaleString('en')} rows/s)`);
   say(`ratio to COPY             ${fmt(seconds / copySeconds, 1)}×   (goal ≤ 5×)`);
+  // Page latency once the workflow has closed (its last step vacuums the new rows).
+  const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+  await new Client({ connection, namespace: stack.env.TEMPORAL_NAMESPACE! }).workflow.getHandle(`extraction-${extractionId}`).result();
+  await connection.close();
 
   for (const filter of ['invalid', 'valid', 'all']) {
     const { p50, p99 } = await pageLatency(api, extractionId, filter);
