@@ -79,11 +79,21 @@ export function planTables(samples: SheetSample[], tables: TemplateTable[], tabl
       .map(({ sheet, headerRow, columnToCell }) => ({ sheet, headerRow, columnToCell }));
     plans.push({ tableKey: table.key, sources, score: winner.score });
   }
-  // With one template table and one non-empty source that no header matched, take columns by position.
-  const nonEmpty = samples.map((s, i) => ({ s, i })).filter(({ s }) => s.rows.some((r) => r.some((c) => c.trim())));
+  // With one template table and no header match, take columns by position from the table that
+  // looks most like it: the same number of columns first, then the most rows.
   const only = plans[0];
-  if (tables.length === 1 && only && only.sources.length === 0 && nonEmpty.length === 1) {
-    only.sources = [{ sheet: nonEmpty[0]!.i, headerRow: -1, columnToCell: tables[0]!.columns.map((_, i) => i) }];
+  if (tables.length === 1 && only && only.sources.length === 0) {
+    const width = tables[0]!.columns.length;
+    const candidates = samples
+      .map((sample, sheet) => {
+        const filled = sample.rows.filter((r) => r.some((c) => c.trim()));
+        const columns = Math.max(0, ...filled.map((r) => r.length));
+        return { sheet, rows: filled.length, fit: columns === width ? 0 : Math.abs(columns - width) };
+      })
+      .filter((c) => c.rows > 0)
+      .sort((a, b) => a.fit - b.fit || b.rows - a.rows || a.sheet - b.sheet);
+    const best = candidates[0];
+    if (best) only.sources = [{ sheet: best.sheet, headerRow: -1, columnToCell: tables[0]!.columns.map((_, i) => i) }];
   }
   return plans;
 }

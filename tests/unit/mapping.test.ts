@@ -62,6 +62,18 @@ describe('planTables', () => {
     assert.deepEqual(plans[0]!.sources, [{ sheet: 0, headerRow: -1, columnToCell: [0, 1, 2, 3] }]);
   });
 
+  it('takes the best-fitting of several unlabeled tables by position', () => {
+    const plans = planTables(
+      [
+        { name: 'p1 t1', rows: [['a', 'b']] },
+        { name: 'p1 t2', rows: [['1', '2', '3', '4'], ['5', '6', '7', '8']] },
+        { name: 'p2 t1', rows: [['x', 'y', 'z', 'w']] },
+      ],
+      [invoiceTable],
+    );
+    assert.equal(plans[0]!.sources[0]!.sheet, 1);
+  });
+
   it('leaves missing columns empty', () => {
     assert.deepEqual(projectRow(['a', 'b'], [1, -1, 0]), ['b', '', 'a']);
   });
