@@ -3,7 +3,10 @@
 // --direct reads in process (engine + the pipeline's table planning); the default goes through
 // the REST API (DISTILL_URL, DISTILL_API_KEY or a new workspace). Each document is scored as the
 // digital PDF and, for OCR, as its first page rendered at 300 dpi to PNG (the references all
-// come from page 1). Scoring: scripts/eval/score.ts.
+// come from page 1). Template and expected rows: scripts/eval/template.ts (header rows found by
+// matching the reference's leading rows, merged, against the emitted tables' headers; a further
+// header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
+// NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -30,8 +30,10 @@ if command -v tesseract >/dev/null; then
   langs=$(tesseract --list-langs 2>/dev/null || true)
   grep -qx eng <<<"$langs" || need+=(tesseract-ocr-eng)
   grep -qx osd <<<"$langs" || need+=(tesseract-ocr-osd)
+  # Scripts the OCR engine re-reads pages in when it detects them (see activities/documents/ocr).
+  for lang in spa jpn heb; do grep -qx $lang <<<"$langs" || need+=(tesseract-ocr-$lang); done
 else
-  need+=(tesseract-ocr-eng tesseract-ocr-osd)
+  need+=(tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-spa tesseract-ocr-jpn tesseract-ocr-heb)
 fi
 [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
 

@@ -23,9 +23,9 @@ export async function readTables(file: string, kind: 'pdf' | 'image'): Promise<S
 }
 
 /**
- * Rows the pipeline would store for each template table, concatenated in table order. The
- * pipeline maps by position only when the template has one table and the document one table;
- * the evaluation then takes every table, in reading order, cells by position.
+ * Rows the pipeline would store for each template table, concatenated in table order. When no
+ * header matched (a reference without one), the pipeline maps one table by position; the
+ * evaluation takes every table, in reading order, cells by position (the reference holds them all).
  */
 export function extractRows(samples: readonly SheetSample[], tables: readonly EvalTable[]): DirectResult {
   const templateTables: TemplateTable[] = tables.map((t) => ({
@@ -39,7 +39,9 @@ export function extractRows(samples: readonly SheetSample[], tables: readonly Ev
   tables.forEach((table, t) => {
     let sources = plans[t]?.sources ?? [];
     let note = sources.length ? `plan: ${sources.map((s) => samples[s.sheet]!.name).join(' + ')}` : '';
-    if (sources.length === 0 && tables.length === 1) {
+    // No header matched (the pipeline then picks one table by position): the reference is compared
+    // with every table, in reading order.
+    if (tables.length === 1 && sources.every((s) => s.headerRow === -1)) {
       sources = samples.map((_, i) => ({ sheet: i, headerRow: -1, columnToCell: table.columns.map((_, k) => k) }));
       note = `by position: ${samples.map((s) => s.name).join(' + ') || 'no table'}`;
     }

@@ -10,6 +10,7 @@
 //     no produced row is aligned to it), plus
 //   for every produced row with no reference row that lies between the first and last aligned
 //     produced rows: its cells.
+// Two blank rows (every cell empty) align with each other.
 // Produced rows before the first or after the last aligned row are reported as `unjudged`: the
 // references are excerpts (an area of the first page), so text outside them cannot be judged.
 
@@ -66,9 +67,11 @@ export function scoreRows(expected: readonly string[][], produced: readonly stri
   const best: number[][] = Array.from({ length: E + 1 }, () => new Array<number>(P + 1).fill(0));
   const sim = (i: number, j: number): number => {
     const m = matched(expected[i]!, produced[j]!);
-    // A pair that shares no non-empty cell is no alignment.
+    // A pair that shares no non-empty cell is no alignment, unless both are blank (a row with
+    // text only outside the template's columns, projected, on both sides).
     const shared = expected[i]!.some((c, k) => normalizeCell(c) !== '' && normalizeCell(c) === normalizeCell(produced[j]![k] ?? ''));
-    return shared ? m : -1;
+    const blank = (row: readonly string[]): boolean => row.every((c) => normalizeCell(c) === '');
+    return shared || (blank(expected[i]!) && blank(produced[j]!)) ? m : -1;
   };
   const simCache: number[][] = Array.from({ length: E }, (_, i) => Array.from({ length: P }, (_, j) => sim(i, j)));
   for (let i = E - 1; i >= 0; i--) {

@@ -9,8 +9,8 @@
 //   start on any of the first 4 rows. Every header found
 //   this way, at the top of the reference or further down (a second table), starts a template
 //   table whose columns are the merged header's named cells; the reference rows below it, up to
-//   the next header, are that table's expected rows, projected onto its columns (a row left with
-//   no text in those columns is no data row: the pipeline stores no blank rows).
+//   the next header, are that table's expected rows, projected onto its columns (a row with text
+//   only in an unnamed column projects to a blank row, as the pipeline's row does).
 //   Rows above the first header (at most 3: titles, captions) are not scored: the pipeline, too,
 //   takes rows above a table's header as its title, not as data.
 //   Otherwise (no header in the first rows): one table of columns column_1..N (N = widest reference
@@ -121,10 +121,7 @@ export function buildTemplate(reference: readonly string[][], firstRowsOfTables:
       return {
         key: t === 0 ? 'table' : `table_${t + 1}`,
         columns: h.named.map((c) => ({ key: keyOf(c.name, used), name: c.name, data_type: 'string' as const })),
-        expectedRows: reference
-          .slice(h.start + h.rows, end)
-          .map((r) => h.named.map((c) => r[c.i] ?? ''))
-          .filter((r) => r.some((c) => normalizeCell(c) !== '')),
+        expectedRows: reference.slice(h.start + h.rows, end).map((r) => h.named.map((c) => r[c.i] ?? '')),
       };
     });
     return { mode: 'header', tables, expectedRows: tables.flatMap((t) => t.expectedRows) };

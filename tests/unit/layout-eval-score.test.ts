@@ -47,8 +47,10 @@ test('template: a header on two reference rows, merged, matched against the emit
   const t = buildTemplate(reference, [['', 'Group Alpha', 'Beta', 'Gamma'], ['', 'Delta', 'Epsilon']]);
   assert.equal(t.mode, 'header');
   assert.deepEqual(t.tables.map((x) => x.columns.map((c) => c.name)), [['Group Alpha', 'Beta', 'Gamma'], ['Delta', 'Epsilon']]);
-  // the blank row r2 holds no data in the template's columns
-  assert.deepEqual(t.expectedRows, [['1', '2', '3'], ['4', '5']]);
+  // the row r2 has text only in the unnamed column: blank in the template's columns
+  assert.deepEqual(t.expectedRows, [['1', '2', '3'], ['', '', ''], ['4', '5']]);
+  // and it aligns with the pipeline's blank row for it
+  assert.equal(scoreRows(t.expectedRows, [['1', '2', '3'], ['', '', ''], ['4', '5']]).accuracy, 1);
 });
 
 test('template: figures name no column, so a reference with no header is compared by position', () => {

@@ -53,6 +53,15 @@ test('a grey band: its edges are rules, its shading is cleared and its text kept
   assert.equal(erased.data[120 * 600 + 65], 0, 'text kept');
 });
 
+test('a dark band with light text: its text turns dark on white', () => {
+  const img = blank(600, 300);
+  fill(img, 50, 100, 550, 140, 20);
+  fill(img, 60, 110, 70, 130, 240); // light text on the band
+  const erased = eraseRules(img, findPixelRules(img, 300));
+  assert.equal(erased.data[120 * 600 + 300], 255, 'band cleared');
+  assert.equal(erased.data[120 * 600 + 65], 0, 'text dark');
+});
+
 test('ink no word covers becomes blobs, stacked one per line and mapped back', () => {
   const img = blank(800, 400);
   fill(img, 100, 100, 112, 130, 0); // a lone "1": 12 x 30 px

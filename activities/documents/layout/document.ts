@@ -1,6 +1,6 @@
 // Pages -> the document's tables (continuations joined) and its text lines. Pure geometry.
 import type { TextLine } from '../types.js';
-import { markRuledStarts, type PageGeometry } from './geometry.js';
+import { markRuledStarts, splitAtRules, type PageGeometry } from './geometry.js';
 import { joinContinuedTables } from './continuation.js';
 import { groupLines, lineText, type Line } from './lines.js';
 import { findPageTables } from './page-tables.js';
@@ -12,7 +12,7 @@ export interface DocumentLayout {
 }
 
 export function layoutDocument(input: readonly PageGeometry[]): DocumentLayout {
-  const pages = input.map(markRuledStarts);
+  const pages = input.map((p) => markRuledStarts(splitAtRules(p)));
   const linesByPage = pages.map((p) => groupLines(p.words));
   const tablesByPage = pages.map((p, i) => findPageTables(p, linesByPage[i]));
   const markers = new Map<LayoutTable, string | undefined>();

@@ -105,3 +105,59 @@ export function markRuledStarts(page: PageGeometry): PageGeometry {
   });
   return { ...page, words };
 }
+
+type CharClass = 0 | 1 | 2 | 3;
+function charClass(ch: string): CharClass {
+  if (/\p{Lu}/u.test(ch)) return 1;
+  if (/\p{L}/u.test(ch)) return 2;
+  if (/\p{N}/u.test(ch)) return 3;
+  return 0;
+}
+
+/** Where two tokens glued together meet: letters then figures (or back), lower case then upper. */
+function isTokenBoundary(before: string, after: string): boolean {
+  const a = charClass(before);
+  const b = charClass(after);
+  if (a === 0 || b === 0) return false;
+  return (a === 3) !== (b === 3) || (a === 2 && b === 1);
+}
+
+/**
+ * Words that run across a drawn vertical rule are split at it when two tokens meet there: text
+ * clipped at a cell border runs into the next cell's text ("Elizab2165"), and readers (pdf.js
+ * merging close glyph runs, tesseract not seeing the erased rule) return them as one word. The
+ * split falls on the token boundary nearest to where the rule cuts the word (characters taken
+ * as equally wide), at most two characters away; characters of the first token beyond the rule
+ * are clipped by the cell border and dropped, as a reader of the page does not see them. Without
+ * such a boundary the word is whole (a title drawn over column rules).
+ */
+export function splitAtRules(page: PageGeometry): PageGeometry {
+  const verticals = page.rulings.filter((r) => !r.horizontal);
+  if (verticals.length === 0) return page;
+  let changed = false;
+  const words: PageWord[] = [];
+  for (const w of page.words) {
+    const chars = Array.from(w.text);
+    const cy = (w.y0 + w.y1) / 2;
+    const rule = chars.length >= 2 ? verticals.find((r) => r.at > w.x0 + 1 && r.at < w.x1 - 1 && cy >= r.from - 1 && cy <= r.to + 1) : undefined;
+    if (!rule) {
+      words.push(w);
+      continue;
+    }
+    const estimate = (chars.length * (rule.at - w.x0)) / (w.x1 - w.x0);
+    let cut = -1;
+    for (let k = 1; k < chars.length; k++) {
+      if (Math.abs(k - estimate) > 2 || !isTokenBoundary(chars[k - 1]!, chars[k]!)) continue;
+      if (cut < 0 || Math.abs(k - estimate) < Math.abs(cut - estimate)) cut = k;
+    }
+    if (cut < 0) {
+      words.push(w);
+      continue;
+    }
+    changed = true;
+    // Characters of the first token that lie past the rule are clipped by the cell border: not shown.
+    const shown = Math.max(1, Math.min(cut, Math.round(estimate)));
+    words.push({ ...w, text: chars.slice(0, shown).join(''), x1: rule.at }, { ...w, text: chars.slice(cut).join(''), x0: rule.at });
+  }
+  return changed ? { ...page, words } : page;
+}

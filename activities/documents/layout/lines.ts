@@ -12,6 +12,7 @@ export interface Line {
 // Fragments closer than this share of the font size belong to one word (pdf.js splits words
 // at font or kerning changes).
 const JOIN_GAP = 0.12;
+const LETTER = /\p{L}/u;
 // A gap wider than this share of the font size separates chunks (cells), not words.
 const CHUNK_GAP = 0.8;
 
@@ -73,10 +74,15 @@ function joinFragments(words: PageWord[]): PageWord[] {
   const out: PageWord[] = [];
   for (const w of words) {
     const prev = out[out.length - 1];
-    if (prev && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0 && prev.rtl === w.rtl) {
+    // Fragments of one direction join; figures and punctuation (no letters) join either
+    // direction, taking the direction of the text they attach to ("בני-קיימא", ")ללא").
+    const sameRun = prev && (prev.rtl === w.rtl || !LETTER.test(prev.text) || !LETTER.test(w.text));
+    if (prev && sameRun && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0) {
+      const rtl = prev.rtl || w.rtl;
       out[out.length - 1] = {
         ...prev,
-        text: prev.rtl ? w.text + prev.text : prev.text + w.text,
+        rtl,
+        text: rtl ? w.text + prev.text : prev.text + w.text,
         x1: Math.max(prev.x1, w.x1),
         y0: Math.min(prev.y0, w.y0),
         y1: Math.max(prev.y1, w.y1),

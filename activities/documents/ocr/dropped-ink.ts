@@ -110,10 +110,14 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
       near.ink += p.ink;
     } else blobs.push({ ...p });
   }
+  // Dropped text is set like the text around it: about as tall as the page's words.
+  const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  const typical = heights.length ? heights[heights.length >> 1]! : 0;
   const kept = blobs.filter((b) => {
     const h = b.y1 - b.y0;
     const w = b.x1 - b.x0;
-    return h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.15 * h;
+    const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
+    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h;
   });
   if (kept.length > MAX_BLOBS) return [];
   return kept.map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));

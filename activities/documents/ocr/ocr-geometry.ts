@@ -27,9 +27,12 @@ export function readingTurns(page: OcrPage): number {
   return best;
 }
 
-/** `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture. */
-export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, rulings: readonly Ruling[] = []): PageGeometry {
-  const turns = readingTurns(page);
+/** `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture; `knownTurns` from orientation detection. */
+export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, rulings: readonly Ruling[] = [], knownTurns?: number): PageGeometry {
+  // The words' own lines tell how the page is turned; when they cannot (one word per line), the
+  // orientation detection's answer does.
+  const found = readingTurns(page);
+  const turns = found !== 0 || knownTurns === undefined ? found : knownTurns;
   const W = page.width;
   const H = page.height;
   const map = (x: number, y: number): [number, number] => {

@@ -9,11 +9,15 @@ import { writePgm } from './gray-image.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip } from './dropped-ink.js';
 import { ocrGeometry, readingTurns } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { meanConfidence, recognize, type OcrPage, type OcrWord } from './tesseract.js';
+import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
 // upright text.
 const DOUBTFUL_CONFIDENCE = 60;
+// So may one where many words read poorly (a column of labels in another script): a clean page
+// of a script tesseract reads has a few percent of such words.
+const POOR_WORD_CONFIDENCE = 50;
+const POOR_WORD_SHARE = 0.2;
 
 export interface OcrSource {
   /** The picture as a file tesseract can read; when absent, `gray` is written out for it. */
@@ -33,9 +37,15 @@ export async function ocrImage(source: OcrSource, pageNumber: number, dpi: numbe
   return (await readPicture(source, pageNumber, dpi, true)).geometry;
 }
 
-/** Whether a reading looks like that of a page turned sideways or upside down. */
+/** Whether a reading looks like that of a turned page or of another script (in whole or in part). */
 function doubtful(page: OcrPage): boolean {
   return page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE;
+}
+
+/** Many poorly read words on an otherwise well read page: perhaps labels in another script. */
+function partlyForeign(page: OcrPage): boolean {
+  const poor = page.words.filter((w) => w.conf < POOR_WORD_CONFIDENCE).length;
+  return poor >= POOR_WORD_SHARE * page.words.length;
 }
 
 async function readPicture(source: OcrSource, pageNumber: number, dpi: number, mayTurn: boolean): Promise<Reading> {
@@ -52,41 +62,124 @@ async function readPicture(source: OcrSource, pageNumber: number, dpi: number, m
     }
   }
   if (!input) throw new Error('ocrImage needs a file or decoded pixels');
-  let page = await recognize(input, 11);
+  // With decoded pixels, shaded areas are cleared to dark text on white before OCR.
+  const darkOnLight = cleaned !== undefined;
+  let page = await recognize(input, 11, 'eng', { darkOnLight });
   let upright = true;
+  let lang = 'eng';
+  let turns: number | undefined;
   if (mayTurn && doubtful(page)) {
-    // psm 1 runs orientation detection first and reads the page turned upright; its word boxes
-    // stay in this picture's pixels (ocrGeometry turns them, and the rules with them).
-    const oriented = await recognize(input, 1);
-    if (meanConfidence(oriented) > meanConfidence(page)) {
-      page = oriented;
-      upright = readingTurns(page) === 0;
+    // A poor reading: the page may be turned, or written in another script. Orientation and
+    // script detection (psm 0) tells which; a turned page is read again with psm 1 (orientation
+    // corrected, word boxes still in this picture's pixels: ocrGeometry turns them, and the rules
+    // with them); a page in another script is read again with that language when installed.
+    // Either reading is kept only when it is more confident than the first.
+    const osd = await detectOrientation(input);
+    const other = osd?.rotate === 0 ? languageForScript(osd.script, await installedLanguages()) : undefined;
+    if (other) {
+      const read = await recognize(input, 11, other, { darkOnLight });
+      if (meanConfidence(read) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(read) : read, other];
+    } else if (!osd || osd.rotate !== 0) {
+      const oriented = await recognize(input, 1);
+      if (meanConfidence(oriented) > meanConfidence(page)) {
+        page = oriented;
+        // quarter turns the page was given = the clockwise turn back, the other way round
+        if (osd) turns = ((360 - osd.rotate) / 90) % 4;
+        upright = readingTurns(page) === 0 && !turns;
+      }
     }
+  }
+  if (cleaned && upright && lang === 'eng' && !doubtful(page) && partlyForeign(page)) {
+    page = await rereadPoorWords(cleaned, page, source.workDir, pageNumber);
   }
   const confidence = meanConfidence(page);
   if (cleaned && upright && page.words.length > 0 && readingTurns(page) === 0) {
-    page = { ...page, words: [...page.words, ...(await readDroppedInk(cleaned, page.words, dpi, source.workDir, pageNumber))] };
+    page = { ...page, words: [...page.words, ...(await readDroppedInk(cleaned, page.words, dpi, source.workDir, pageNumber, lang))] };
   }
   if (source.gray && (page.width !== source.gray.width || page.height !== source.gray.height)) {
     page = { ...page, width: source.gray.width, height: source.gray.height };
   }
-  return { geometry: ocrGeometry(page, pageNumber, 72 / dpi, rulingsOfPixelRules(rules)), confidence };
+  return { geometry: ocrGeometry(page, pageNumber, 72 / dpi, rulingsOfPixelRules(rules), turns), confidence };
 }
 
 // Words read back from dropped ink below this confidence are noise (specks, bits of pictures).
 const DROPPED_MIN_CONFIDENCE = 50;
 
 /** Words for the ink tesseract's sparse pass left out, read in one extra call (see dropped-ink.ts). */
-async function readDroppedInk(image: GrayImage, words: readonly OcrWord[], dpi: number, workDir: string, pageNumber: number): Promise<OcrWord[]> {
+async function readDroppedInk(image: GrayImage, words: readonly OcrWord[], dpi: number, workDir: string, pageNumber: number, lang: string): Promise<OcrWord[]> {
   const blobs = uncoveredInk(image, words, dpi);
   if (blobs.length === 0) return [];
   const strip = stackBlobs(image, blobs);
   const path = join(workDir, `ocr-dropped-${pageNumber}.pgm`);
   await writePgm(path, strip.image);
   try {
-    const read = await recognize(path, 6);
+    const read = await recognize(path, 6, lang, { darkOnLight: true });
     return wordsFromStrip(strip, blobs, read.words.filter((w) => w.conf >= DROPPED_MIN_CONFIDENCE));
   } finally {
     await rm(path, { force: true });
   }
+}
+
+/**
+ * The poorly read words, stacked into a strip: script detection on the strip alone; when it names
+ * a script with an installed language, the strip is read in that language and each word whose
+ * new reading is more confident takes it (a page of figures with labels in Hebrew).
+ */
+async function rereadPoorWords(image: GrayImage, page: OcrPage, workDir: string, pageNumber: number): Promise<OcrPage> {
+  const poor = page.words.filter((w) => w.conf < POOR_WORD_CONFIDENCE).slice(0, 400);
+  const blobs = poor.map((w) => ({ x0: Math.max(0, w.x0 - 2), y0: Math.max(0, w.y0 - 2), x1: Math.min(image.width, w.x1 + 2), y1: Math.min(image.height, w.y1 + 2) }));
+  const strip = stackBlobs(image, blobs);
+  const path = join(workDir, `ocr-poor-${pageNumber}.pgm`);
+  await writePgm(path, strip.image);
+  try {
+    const osd = await detectOrientation(path);
+    const lang = osd && osd.rotate === 0 ? languageForScript(osd.script, await installedLanguages()) : undefined;
+    if (!lang) return page;
+    const read = wordsFromStrip(strip, blobs, (await recognize(path, 6, lang)).words);
+    const byBlob = new Map<string, OcrWord[]>();
+    for (const w of read) byBlob.set(w.line, [...(byBlob.get(w.line) ?? []), w]);
+    const replaced = new Map<OcrWord, OcrWord[]>();
+    poor.forEach((old, i) => {
+      const ws = byBlob.get(`dropped.${i}`);
+      if (!ws?.length) return;
+      const conf = ws.reduce((a, w) => a + w.conf, 0) / ws.length;
+      // the new words belong to the old word's line, for the reading-direction check
+      if (conf > old.conf) replaced.set(old, ws.map((w) => ({ ...w, line: old.line })));
+    });
+    if (replaced.size === 0) return page;
+    return { ...page, words: page.words.flatMap((w) => replaced.get(w) ?? [w]) };
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+// Scripts written without spaces: tesseract's word breaks there are no spaces in the text.
+const UNSPACED = new Set(['jpn', 'chi_sim', 'chi_tra', 'tha']);
+// Words of one line closer than this share of their height are one run of text.
+const UNSPACED_GAP = 0.35;
+const SEPARATOR_GAP = 1.0;
+
+function unspaced(lang: string): boolean {
+  return UNSPACED.has(lang);
+}
+
+/** Neighbouring words on one text line with no space-sized gap between them, joined ("5," "664"). */
+export function joinUnspaced(page: OcrPage): OcrPage {
+  const sorted = [...page.words].sort((a, b) => a.x0 - b.x0);
+  const words: OcrWord[] = [];
+  for (const w of sorted) {
+    const h = w.y1 - w.y0;
+    const i = words.findIndex((p) => {
+      const overlap = Math.min(p.y1, w.y1) - Math.max(p.y0, w.y0);
+      const gap = w.x0 - p.x1;
+      // after a separator (a thousands comma, a decimal point) a glyph's width of space is its own
+      const limit = /[,.、，．]$/u.test(p.text) ? SEPARATOR_GAP : UNSPACED_GAP;
+      return overlap >= 0.5 * Math.min(h, p.y1 - p.y0) && gap >= -0.1 * h && gap < limit * Math.max(h, p.y1 - p.y0);
+    });
+    const prev = words[i];
+    if (prev) {
+      words[i] = { ...prev, text: prev.text + w.text, x1: Math.max(prev.x1, w.x1), y0: Math.min(prev.y0, w.y0), y1: Math.max(prev.y1, w.y1), conf: Math.min(prev.conf, w.conf) };
+    } else words.push(w);
+  }
+  return { ...page, words };
 }

@@ -142,6 +142,8 @@ function inkRuns(data: Uint8Array, width: number, height: number, minLength: num
 
 // Lighter than this is paper; between INK and PAPER is shading (or a rule drawn in light grey).
 const PAPER = 235;
+// Text on a shaded area differs from its background by at least this much grey.
+const CONTRAST = 48;
 // Shading at least this tall (inches) is a filled band whose edges separate rows like rules.
 const MIN_FILL_IN = 0.03;
 // Share of a shaded run that must be grey rather than ink (text on the band is ink).
@@ -220,8 +222,9 @@ export function findPixelRules(image: GrayImage, dpi: number): PixelRule[] {
 export function eraseRules(image: GrayImage, rules: readonly PixelRule[], inPlace = false): GrayImage {
   const data = inPlace ? image.data : new Uint8Array(image.data);
   const { width, height } = image;
+  // Shading first, judged on the picture as drawn (before rules across it turn white).
+  for (const r of rules) if (r.fill) clearShading(data, width, r.fill);
   for (const r of rules) {
-    if (r.fill) clearShading(data, width, r.fill);
     if (r.edge) continue;
     const a0 = Math.max(0, r.first - 1);
     const a1 = Math.min(r.horizontal ? height - 1 : width - 1, r.last + 1);
@@ -236,20 +239,30 @@ export function eraseRules(image: GrayImage, rules: readonly PixelRule[], inPlac
 }
 
 /**
- * Paints a shaded area's background white, keeping what is clearly darker (its text): tesseract
- * binarises the whole page with one threshold, which grey bands can push into losing their text.
+ * Paints a shaded area's background white and its text black: tesseract binarises the whole page
+ * with one threshold, which grey bands can push into losing their text, and it is not asked to
+ * look for light text on dark (see tesseract.ts), which a band with light text would hold.
  */
 function clearShading(data: Uint8Array, width: number, box: { x0: number; y0: number; x1: number; y1: number }): void {
   const histogram = new Uint32Array(256);
   for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) histogram[data[y * width + x]!]!++;
   let background = 0;
   for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[background]!) background = v;
-  if (background >= PAPER || background < 64) return;
-  const keep = background - 48;
+  if (background >= PAPER) return;
+  let darker = 0;
+  let lighter = 0;
+  for (let v = 0; v < 256; v++) {
+    if (v < background - CONTRAST) darker += histogram[v]!;
+    else if (v > background + CONTRAST) lighter += histogram[v]!;
+  }
+  // Light text on a dark band, rather than dark text (or nothing) on a grey one.
+  const lightText = lighter > 2 * darker;
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; x++) {
       const i = y * width + x;
-      if (data[i]! > keep) data[i] = 255;
+      const v = data[i]!;
+      if (lightText) data[i] = v > background + CONTRAST ? 0 : 255;
+      else if (v > background - CONTRAST) data[i] = 255;
     }
   }
 }

@@ -31,8 +31,11 @@ const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
  * short isolated columns. psm 1 is layout analysis with orientation detection, for pages turned
  * sideways or upside down.
  */
-export async function recognize(imagePath: string, psm: 1 | 3 | 6 | 11 = 11, lang = 'eng'): Promise<OcrPage> {
-  const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), 'tsv'], { timeoutMs: TIMEOUT_MS, env });
+export async function recognize(imagePath: string, psm: 1 | 3 | 6 | 11 = 11, lang = 'eng', opts: { darkOnLight?: boolean } = {}): Promise<OcrPage> {
+  // darkOnLight: the picture's shaded areas were cleared to dark text on white (raster-rulings.ts),
+  // so tesseract's second look at every poorly read line as light-on-dark text is wasted time.
+  const config = opts.darkOnLight ? ['-c', 'tessedit_do_invert=0'] : [];
+  const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
   return parseTsv(stdout.toString('utf8'));
 }
 
@@ -71,3 +74,57 @@ export function meanConfidence(page: OcrPage): number {
   return page.words.reduce((s, w) => s + w.conf, 0) / page.words.length;
 }
 
+
+export interface PageOrientation {
+  /** clockwise degrees that turn the page upright */
+  rotate: 0 | 90 | 180 | 270;
+  rotateConfidence: number;
+  /** writing system: Latin, Han, Japanese, Hebrew, Arabic, Cyrillic, ... */
+  script: string;
+  scriptConfidence: number;
+}
+
+/** Tesseract's orientation and script detection (psm 0); undefined when it finds too little text. */
+export async function detectOrientation(imagePath: string): Promise<PageOrientation | undefined> {
+  try {
+    const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '--psm', '0'], { timeoutMs: TIMEOUT_MS, env });
+    const text = stdout.toString('utf8');
+    const num = (re: RegExp): number => Number(re.exec(text)?.[1] ?? NaN);
+    const rotate = num(/^Rotate:\s*(\d+)/mu);
+    const script = /^Script:\s*(\S+)/mu.exec(text)?.[1];
+    if (!script || !(rotate === 0 || rotate === 90 || rotate === 180 || rotate === 270)) return undefined;
+    return { rotate, rotateConfidence: num(/^Orientation confidence:\s*([\d.]+)/mu), script, scriptConfidence: num(/^Script confidence:\s*([\d.]+)/mu) };
+  } catch {
+    return undefined;
+  }
+}
+
+let installed: Promise<Set<string>> | undefined;
+
+/** Language data installed for tesseract (cached for the process). */
+export function installedLanguages(): Promise<Set<string>> {
+  installed ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000, env }).then(
+    ({ stdout, stderr }) => new Set(`${stdout.toString('utf8')}\n${stderr}`.split('\n').map((l) => l.trim()).filter((l) => /^[a-z_]+$/u.test(l))),
+    () => new Set<string>(),
+  );
+  return installed;
+}
+
+// Languages that read a writing system, in order of preference (the first installed wins).
+const SCRIPT_LANGUAGES: Record<string, string[]> = {
+  Han: ['jpn', 'chi_sim', 'chi_tra'],
+  Japanese: ['jpn'],
+  Hangul: ['kor'],
+  Korean: ['kor'],
+  Hebrew: ['heb'],
+  Arabic: ['ara'],
+  Cyrillic: ['rus', 'ukr', 'bul', 'srp'],
+  Greek: ['ell'],
+  Thai: ['tha'],
+  Devanagari: ['hin'],
+};
+
+/** The installed language that reads `script`, when it is not Latin (read with eng already). */
+export function languageForScript(script: string, languages: ReadonlySet<string>): string | undefined {
+  return (SCRIPT_LANGUAGES[script] ?? []).find((l) => languages.has(l));
+}

@@ -1,0 +1,55 @@
+// Word-level repairs of the layout engine: text clipped at a cell border split from the next
+// cell's text, fragments of right-to-left text joined with their punctuation, and figures that
+// tesseract cut at a thousands separator in scripts written without spaces.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { markRuledStarts, splitAtRules, type PageGeometry, type PageWord } from '../../activities/documents/layout/geometry.js';
+import { groupLines, lineText } from '../../activities/documents/layout/lines.js';
+import { joinUnspaced } from '../../activities/documents/ocr/ocr-page.js';
+
+function word(text: string, x0: number, x1: number, rtl = false): PageWord {
+  return { text, x0, x1, y0: 100, y1: 110, size: 10, font: 'F1', rtl };
+}
+
+test('a word running across a drawn rule is split where its two tokens meet; clipped letters are dropped', () => {
+  const page: PageGeometry = {
+    page: 1,
+    width: 600,
+    height: 800,
+    words: [word('Matthew', 60, 95), word('Elizab2165', 97, 147), word('Princeton', 149, 190), word('LABORATORIES', 200, 260)],
+    rulings: [
+      { horizontal: false, at: 123, from: 90, to: 120 },
+      { horizontal: false, at: 230, from: 90, to: 120 },
+    ],
+  };
+  const split = markRuledStarts(splitAtRules(page));
+  // "Elizab2165": the rule cuts it after 5.2 of 10 characters; the letters/figures boundary is
+  // after 6; the "b" past the rule is hidden by the border. "LABORATORIES" has no boundary near
+  // the rule: a title drawn over a column rule stays whole.
+  assert.deepEqual(
+    split.words.map((w) => [w.text, w.x0, w.x1, w.ruledLeft ?? false]),
+    [
+      ['Matthew', 60, 95, false],
+      ['Eliza', 97, 123, false],
+      ['2165', 123, 147, true],
+      ['Princeton', 149, 190, false],
+      ['LABORATORIES', 200, 260, false],
+    ],
+  );
+  // the word after the rule is not joined back to the clipped one
+  assert.deepEqual(groupLines(split.words)[0]!.words.map((w) => w.text), ['Matthew', 'Eliza', '2165', 'Princeton', 'LABORATORIES']);
+});
+
+test('right-to-left fragments join with the punctuation between them, in reading order', () => {
+  // Visual order left to right: "קיימא" "-" "בני"; read right to left: "בני-קיימא".
+  const lines = groupLines([word('קיימא', 10, 30, true), word('-', 30.5, 33), word('בני', 33.5, 50, true), word('(', 60, 62), word('ללא', 62.5, 80, true)]);
+  assert.equal(lines.length, 1);
+  assert.deepEqual(lines[0]!.words.map((w) => w.text), ['בני-קיימא', 'ללא(']);
+  assert.equal(lineText(lines[0]!), 'ללא( בני-קיימא');
+});
+
+test('figures cut at a thousands separator are joined again; words a space apart are not', () => {
+  const w = (text: string, x0: number, x1: number, y0 = 100) => ({ text, x0, x1, y0, y1: y0 + 20, conf: 90, line: `${x0}` });
+  const page = { width: 1000, height: 1000, words: [w('5,', 761, 772), w('664', 790, 832), w('749', 900, 941), w('株主', 100, 140, 300), w('資本', 145, 185, 300)] };
+  assert.deepEqual(joinUnspaced(page).words.map((x) => x.text), ['株主資本', '5,664', '749']);
+});
