@@ -2,7 +2,7 @@
 // needed to have flows at all), running a flow with uploaded files, and the runs of one flow.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { parseMetadata } from '../../lib/extractions.js';
-import { inputFileRecords, RunStartError, startFlowRun } from '../../lib/flow-runs.js';
+import { inputFileRecords, RunStartError, startFlowRun, type FlowRecord } from '../../lib/flow-runs.js';
 import {
   checkFlowDefinition,
   fileFieldOfPart,
@@ -79,17 +79,7 @@ const RunBodySchema = z
 
 const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'flow_0123456789abcdefghjkmnpqrs' }) });
 
-interface FlowRow {
-  id: string;
-  workspaceId: string;
-  name: string;
-  description: string | null;
-  fileInputConfig: unknown;
-  steps: unknown;
-  active: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type FlowRow = FlowRecord & { createdAt: Date };
 
 export function flowBody(f: FlowRow): z.infer<typeof FlowSchema> {
   return {
