@@ -59,29 +59,27 @@ try {
   for (const name of names) {
     const pdf = join(dir, `${name}.pdf`);
     const reference = parseCsv(await readFile(join(dir, `${name}.expected.csv`), 'utf8'));
-    try {
-      const d = await extract(pdf, 'pdf', name, reference);
-      const s = scoreRows(d.template.expectedRows, d.rows);
-      results.digital.push(s.accuracy);
-      console.log(line(name, 'digital', d.template.mode, s, d.seconds, d.note));
-      if (values.verbose) showDifferences(d.template.expectedRows, d.rows);
-    } catch (error) {
-      results.digital.push(0);
-      console.log(`${name.padEnd(62)} digital FAILED ${(error as Error).message}`);
-    }
+    // One pass: extract, score against the reference, print; a failure scores 0.
+    const pass = async (label: 'digital' | 'ocr', source: () => Promise<{ path: string; kind: 'pdf' | 'image' }>) => {
+      try {
+        const { path, kind } = await source();
+        const r = await extract(path, kind, name, reference);
+        const s = scoreRows(r.template.expectedRows, r.rows);
+        results[label].push(s.accuracy);
+        console.log(line(name, label, r.template.mode, s, r.seconds, r.note));
+        if (values.verbose) showDifferences(r.template.expectedRows, r.rows);
+      } catch (error) {
+        results[label].push(0);
+        console.log(`${name.padEnd(62)} ${label.padEnd(7)} FAILED ${(error as Error).message}`);
+      }
+    };
+    await pass('digital', async () => ({ path: pdf, kind: 'pdf' }));
     if (values['no-ocr']) continue;
-    try {
+    await pass('ocr', async () => {
       const prefix = join(tmp, name);
       await runTool('pdftoppm', ['-r', '300', '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
-      const o = await extract(`${prefix}.png`, 'image', name, reference);
-      const s = scoreRows(o.template.expectedRows, o.rows);
-      results.ocr.push(s.accuracy);
-      console.log(line(name, 'ocr', o.template.mode, s, o.seconds, o.note));
-      if (values.verbose) showDifferences(o.template.expectedRows, o.rows);
-    } catch (error) {
-      results.ocr.push(0);
-      console.log(`${name.padEnd(62)} ocr     FAILED ${(error as Error).message}`);
-    }
+      return { path: `${prefix}.png`, kind: 'image' };
+    });
   }
 } finally {
   await rm(tmp, { recursive: true, force: true });
