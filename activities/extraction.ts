@@ -3,6 +3,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Database } from '../lib/db.js';
 import { log } from '../lib/log.js';
@@ -13,6 +14,7 @@ import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
+import type { ByteSource } from './documents/spreadsheet/csv.js';
 import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
@@ -38,6 +40,15 @@ const SAMPLE_ROWS = 60;
 
 const analysisKey = (extractionId: string) => `extractions/${extractionId}/analysis.json`;
 const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
+
+const READ_AHEAD_BYTES = 8 * 1024 * 1024;
+
+/** Lets the download run ahead of the parser instead of pausing at every 16 KB the parser has not taken yet. */
+function readAhead(source: Readable): Readable {
+  const buffered = new PassThrough({ highWaterMark: READ_AHEAD_BYTES });
+  pipeline(source, buffered, () => {});
+  return buffered;
+}
 
 function permanent(error: unknown): never {
   if (error instanceof DocumentError) throw ApplicationFailure.nonRetryable(error.message, 'DocumentError');
@@ -83,9 +94,26 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
     return path;
   }
 
-  async function open(extraction: Parameters<typeof localCopy>[0] & { fileKind: string }, guidance: Guidance, onPage?: (done: number, total: number) => void): Promise<DocumentContent> {
-    const path = await localCopy(extraction);
+  /** CSV and TSV are read straight from S3 (one pass, no disk); null when the bytes are a workbook. */
+  async function openTextFromStorage(extraction: { objectKey: string; fileName: string; fileExtension: string; fileKind: string }): Promise<DocumentContent | null> {
+    if (extraction.fileKind !== 'csv' && extraction.fileKind !== 'tsv') return null;
+    const stored = await storage.stat(extraction.objectKey);
+    if (!stored) throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+    const source: ByteSource = {
+      size: stored.size,
+      head: async (length) => (stored.size === 0 ? Buffer.alloc(0) : storage.getHead(extraction.objectKey, Math.min(length, stored.size))),
+      stream: async (start) => readAhead(await storage.getStream(extraction.objectKey, start)),
+    };
+    const { openTextSpreadsheet, sheetNameFromPath } = await import('./documents/spreadsheet/index.js');
+    const sheets = await openTextSpreadsheet(source, extraction.fileKind, sheetNameFromPath(extraction.fileName, extraction.fileExtension));
+    return sheets && { kind: extraction.fileKind, pageCount: sheets.length, sheets, lines: [] };
+  }
+
+  async function open(extraction: Parameters<typeof localCopy>[0] & Parameters<typeof openTextFromStorage>[0], guidance: Guidance, onPage?: (done: number, total: number) => void): Promise<DocumentContent> {
     try {
+      const text = await openTextFromStorage(extraction);
+      if (text) return text;
+      const path = await localCopy(extraction);
       return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage });
     } catch (error) {
       return permanent(error);
@@ -175,7 +203,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
               for (const cells of batch) {
                 const at = rowIndex++;
                 if (at <= source.headerRow || isBlankRow(cells)) continue;
-                await writer.write(projectRow(cells, source.columnToCell));
+                if (writer.add(projectRow(cells, source.columnToCell))) await writer.flush();
               }
               heartbeat();
             }

@@ -27,7 +27,7 @@ import {
 import type { ExportConfig, ExtractionConfig, FlowSnapshot, FlowStep, ReconciliationConfig, VerifyConfig, VerifyRule } from '../lib/flows.js';
 import type { FileKind } from './documents/types.js';
 import { parseRowFilter } from '../lib/row-filter.js';
-import { streamRows, type StoredTable } from '../lib/rows.js';
+import { storedTableOf, streamRows, type StoredTable } from '../lib/rows.js';
 import type { Storage } from '../lib/storage.js';
 import type { TemplateSnapshot } from '../lib/template.js';
 import { writeWorkbook, type SheetSource } from './flows/export.js';
@@ -91,7 +91,7 @@ export function createFlowActivities({ db, storage }: FlowActivityDeps) {
 
   async function storedTable(extractionId: string, tableKey: string): Promise<StoredTable | null> {
     const record = await prisma.extractionTable.findUnique({ where: { extractionId_key: { extractionId, key: tableKey } } });
-    return record ? { id: record.id, key: record.key, rowCount: record.rowCount, maskCounts: record.maskCounts } : null;
+    return record ? storedTableOf(record) : null;
   }
 
   const tableOfExtraction = (e: Extraction, tableKey: string) => (e.template as unknown as TemplateSnapshot).tables?.find((t) => t.key === tableKey);

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '../lib/db.js';
@@ -12,6 +13,8 @@ export interface AppDeps {
 }
 
 export interface AppEnv {
+  /** Set when served by @hono/node-server; absent under app.request() */
+  Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
     workspaceId: string;

@@ -2,7 +2,7 @@
 import type { Database } from '../lib/db.js';
 import { unixSeconds } from '../lib/ids.js';
 import { parseRowFilter } from '../lib/row-filter.js';
-import { rowsPage, type StoredTable } from '../lib/rows.js';
+import { rowsPage, storedTableOf, type StoredTable } from '../lib/rows.js';
 import type { StatusEntry } from '../lib/status.js';
 import type { TemplateSnapshot } from '../lib/template.js';
 import type { Extraction as ExtractionRecord } from '../generated/prisma/index.js';
@@ -47,7 +47,7 @@ export async function extractionFull(db: Database, e: ExtractionRecord) {
   for (const table of template?.tables ?? []) {
     const record = stored.find((s) => s.key === table.key);
     const keys = table.columns.map((c) => c.key);
-    const storedTable: StoredTable | null = record ? { id: record.id, key: record.key, rowCount: record.rowCount, maskCounts: record.maskCounts } : null;
+    const storedTable: StoredTable | null = record ? storedTableOf(record) : null;
     const rows = storedTable ? await rowsPage(db.pool, storedTable, keys, { filter: all, columns: [] }, 0, FIRST_ROWS) : [];
     const total = storedTable?.rowCount ?? 0;
     tables[table.key] = {

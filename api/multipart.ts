@@ -3,6 +3,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
+import type { Context } from 'hono';
+import type { AppEnv } from './context.js';
 import type { Storage } from '../lib/storage.js';
 import { badRequest } from './errors.js';
 
@@ -29,14 +31,27 @@ export interface FilePlan {
 
 const MAX_FIELD_BYTES = 1024 * 1024;
 
+/**
+ * The request body as a Node stream: under @hono/node-server the socket's own IncomingMessage,
+ * unread (turning it into a web stream and back costs more CPU than the upload itself at 50 MB);
+ * otherwise the web body.
+ */
+export function requestBody(c: Context<AppEnv>): Readable | null {
+  const incoming = c.env?.incoming;
+  if (incoming && !incoming.readableDidRead) return incoming;
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>) : null;
+}
+
 export async function receiveMultipart(
-  request: Request,
+  c: Context<AppEnv>,
   storage: Storage,
   planFile: (field: string, fileName: string, index: number) => FilePlan,
 ): Promise<MultipartResult> {
-  const contentType = request.headers.get('content-type') ?? '';
+  const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType)) throw badRequest('The request must be multipart/form-data');
-  if (!request.body) return { fields: {}, files: [] };
+  const body = requestBody(c);
+  if (!body) return { fields: {}, files: [] };
 
   const fields: Record<string, string> = {};
   const files: StoredFile[] = [];
@@ -88,8 +103,11 @@ export async function receiveMultipart(
     parser.on('error', (error: Error) => reject(badRequest(`The multipart body could not be read: ${error.message}`)));
   });
 
-  const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
   body.on('error', (error) => parser.destroy(error));
+  // A client that goes away mid-body may only close the socket: finish with an error, not a hang.
+  body.on('close', () => {
+    if (!body.readableEnded) parser.destroy(new Error('the request body ended early'));
+  });
   body.pipe(parser);
   try {
     await finished;

@@ -8,6 +8,40 @@ export interface StoredTable {
   key: string;
   rowCount: number;
   maskCounts: number[];
+  /** per-mask counts of each ROW_BLOCK rows, [block * 8 + mask]; empty for tables loaded before they were kept */
+  blockMaskCounts: number[];
+}
+
+/** Rows per block of blockMaskCounts: a filtered page starts its index scan at most this far before its first row. */
+export const ROW_BLOCK = 4096;
+
+export function storedTableOf(record: { id: bigint; key: string; rowCount: number; maskCounts: number[]; blockMaskCounts: number[] }): StoredTable {
+  return { id: record.id, key: record.key, rowCount: record.rowCount, maskCounts: record.maskCounts, blockMaskCounts: record.blockMaskCounts };
+}
+
+export interface RowRange {
+  /** first row index to scan from, and how many matching rows to skip from there */
+  start: number;
+  skip: number;
+  /** row index the page is sure to end before, or null to scan to the end */
+  end: number | null;
+}
+
+/**
+ * Where the offset-th row matching `masks` lies, from the per-block counts: the page's scan then
+ * covers a few blocks instead of every matching row before the offset. Null when there is no such row.
+ */
+export function rowRange(blockMaskCounts: number[], masks: number[], offset: number, limit: number): RowRange | null {
+  let seen = 0;
+  let found: RowRange | null = null;
+  for (let block = 0; block * 8 < blockMaskCounts.length; block++) {
+    let n = 0;
+    for (const m of masks) n += blockMaskCounts[block * 8 + m] ?? 0;
+    if (!found && seen + n > offset) found = { start: block * ROW_BLOCK, skip: offset - seen, end: null };
+    seen += n;
+    if (found && seen >= offset + limit) return { ...found, end: (block + 1) * ROW_BLOCK };
+  }
+  return found;
 }
 
 export interface Row {
@@ -63,8 +97,20 @@ export async function rowsPage(pool: pg.Pool, table: StoredTable, columnKeys: st
     return rows.map((r) => toRow(columnKeys, r));
   }
   const params: unknown[] = [];
-  const where = whereClause(table.id, query, params);
-  params.push(offset, limit);
+  let where = whereClause(table.id, query, params);
+  let skip = offset;
+  if (query.filter.masks && !query.columns.length && table.blockMaskCounts.length) {
+    const range = rowRange(table.blockMaskCounts, query.filter.masks, offset, limit);
+    if (!range) return [];
+    skip = range.skip;
+    params.push(range.start);
+    where += ` AND row_index >= $${params.length}`;
+    if (range.end !== null) {
+      params.push(range.end);
+      where += ` AND row_index < $${params.length}`;
+    }
+  }
+  params.push(skip, limit);
   // Pick indexes first (index-only on (table_id,row_index) INCLUDE mask), then fetch 100 rows.
   const sql = `WITH page AS (
       SELECT row_index FROM extraction_rows WHERE ${where}

@@ -4,10 +4,13 @@ import * as Minio from 'minio';
 
 export interface Storage {
   bucket: string;
-  /** Streams a body of unknown length in 8 MiB parts: memory stays flat (the default 64 MiB parts buffer ~500 MB). */
+  /** Streams a body of unknown length in 8 MiB parts, up to 3 in flight: memory stays flat whatever the size. */
   putStream(key: string, body: Readable, contentType: string): Promise<void>;
   putBuffer(key: string, body: Buffer, contentType: string): Promise<void>;
-  getStream(key: string): Promise<Readable>;
+  /** The object's bytes from `start` (default 0) to the end. */
+  getStream(key: string, start?: number): Promise<Readable>;
+  /** Up to `length` bytes from the start of the object. */
+  getHead(key: string, length: number): Promise<Buffer>;
   getBuffer(key: string): Promise<Buffer>;
   downloadTo(key: string, path: string): Promise<void>;
   stat(key: string): Promise<{ size: number } | null>;
@@ -26,6 +29,34 @@ export interface StorageConfig {
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
+// Parts sent at once: one part at a time leaves the link idle while the server stores each part
+// (the minio client's own putObject works that way); three keep it busy at 32 MiB of buffers.
+const PARTS_IN_FLIGHT = 3;
+
+/**
+ * Cuts a stream into parts of exactly `size` bytes (the last may be shorter), copied into
+ * buffers from `buffers`: an upload reuses the same few buffers instead of allocating 8 MiB per
+ * part and leaving the garbage collector to notice (a 1 GB upload would churn 120 of them).
+ */
+async function* parts(body: Readable, size: number, buffers: Buffer[]): AsyncGenerator<Buffer> {
+  let part = buffers.pop() ?? Buffer.allocUnsafe(size);
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let at = 0;
+    while (at < piece.length) {
+      const copied = piece.copy(part, length, at, Math.min(piece.length, at + size - length));
+      at += copied;
+      length += copied;
+      if (length === size) {
+        yield part;
+        part = buffers.pop() ?? Buffer.allocUnsafe(size);
+        length = 0;
+      }
+    }
+  }
+  if (length > 0) yield part.subarray(0, length);
+}
 
 export function createStorage(config: StorageConfig): Storage {
   const url = new URL(config.endpoint);
@@ -43,12 +74,57 @@ export function createStorage(config: StorageConfig): Storage {
   return {
     bucket,
     async putStream(key, body, contentType) {
-      await client.putObject(bucket, key, body, undefined, { 'Content-Type': contentType });
+      const headers = { 'Content-Type': contentType };
+      const spare: Buffer[] = [];
+      const reader = parts(body, PART_SIZE, spare)[Symbol.asyncIterator]();
+      const first = await reader.next();
+      const firstPart = first.done ? Buffer.alloc(0) : first.value;
+      if (firstPart.length < PART_SIZE) {
+        await client.putObject(bucket, key, firstPart, firstPart.length, headers);
+        return;
+      }
+      const uploadId = await client.initiateNewMultipartUpload(bucket, key, headers);
+      const etags: { part: number; etag: string }[] = [];
+      const inFlight = new Set<Promise<void>>();
+      let failure: unknown;
+      const send = (part: number, payload: Buffer) => {
+        const sent: Promise<void> = client
+          .uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload)
+          .then(({ etag }) => {
+            etags.push({ part, etag });
+            if (payload.length === PART_SIZE) spare.push(payload);
+          })
+          .catch((error: unknown) => void (failure ??= error))
+          .finally(() => inFlight.delete(sent));
+        inFlight.add(sent);
+      };
+      try {
+        let part = 1;
+        send(part, firstPart);
+        for (let next = await reader.next(); !next.done && failure === undefined; next = await reader.next()) {
+          send(++part, next.value);
+          while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
+        }
+        await Promise.all(inFlight);
+        if (failure !== undefined) throw failure;
+        etags.sort((a, b) => a.part - b.part);
+        await client.completeMultipartUpload(bucket, key, uploadId, etags);
+      } catch (error) {
+        await reader.return?.(undefined);
+        await Promise.allSettled(inFlight);
+        await client.abortMultipartUpload(bucket, key, uploadId).catch(() => {});
+        throw error;
+      }
     },
     async putBuffer(key, body, contentType) {
       await client.putObject(bucket, key, body, body.length, { 'Content-Type': contentType });
     },
-    getStream: (key) => client.getObject(bucket, key),
+    getStream: (key, start = 0) => (start > 0 ? client.getPartialObject(bucket, key, start) : client.getObject(bucket, key)),
+    async getHead(key, length) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await client.getPartialObject(bucket, key, 0, length)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
     async getBuffer(key) {
       const chunks: Buffer[] = [];
       for await (const chunk of await client.getObject(bucket, key)) chunks.push(chunk as Buffer);

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { env } from '../lib/env.js';
 import { repoRoot } from '../lib/dev-config.js';
-import { ensureDatabaseReady, ensureS3, ensureTemporal, stopChild } from '../lib/stack.js';
+import { ensureDatabaseReady, ensureS3, ensureTemporal, stopChild, WORKER_NODE_FLAGS } from '../lib/stack.js';
 
 const e = env();
 const say = (line: string) => process.stderr.write(`[distill] ${line}\n`);
@@ -15,9 +15,9 @@ async function main() {
   const s3 = await ensureS3(e, { log: say });
   for (const service of [temporal, s3]) if (service.child) children.push(service.child);
 
-  const node = (script: string) => spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
+  const node = (script: string, flags: string[] = []) => spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
   const api = node('api/main.ts');
-  const worker = node('workers/main.ts');
+  const worker = node('workers/main.ts', WORKER_NODE_FLAGS);
   children.push(api, worker);
   for (const [name, child] of [['API', api], ['worker', worker]] as const) {
     child.on('exit', (code, signal) => {

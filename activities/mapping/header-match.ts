@@ -51,6 +51,31 @@ export function columnLabels(column: Pick<TemplateColumn, 'key' | 'name' | 'sugg
 
 export const MATCH_THRESHOLD = 0.7;
 
+// A trailing part of a header cell matches a little less than the whole cell.
+const GROUPED_SHARE = 0.9;
+
+/**
+ * Similarity of a header cell read from a document to a label, where the cell may hold a group
+ * label above its own: a header set on several lines is merged into one cell per column, and a
+ * label spanning several columns ("Amount" over "Net" and "Tax") lands in the first of them
+ * ("Amount Net"). The cell's trailing words (its own label, on the lower lines) match the label
+ * too, at GROUPED_SHARE of their similarity.
+ */
+export function groupedLabelSimilarity(cell: string, label: string): number {
+  let best = labelSimilarity(cell, label);
+  const words = cell.trim().split(/\s+/u);
+  for (let k = 1; k < words.length && best < GROUPED_SHARE; k++) best = Math.max(best, GROUPED_SHARE * labelSimilarity(words.slice(k).join(' '), label));
+  return best;
+}
+
+export interface MatchOptions {
+  /**
+   * Cells are merged multi-line headers of a table found in a document (PDF, image), which may
+   * start with a group label: see groupedLabelSimilarity. Spreadsheet headers are matched whole.
+   */
+  groupedHeaders?: boolean;
+}
+
 export interface HeaderMatch {
   /** template column index -> source cell index (or -1 when the column is missing) */
   columnToCell: number[];
@@ -60,14 +85,15 @@ export interface HeaderMatch {
 }
 
 /** Best one-to-one assignment of header cells to template columns (greedy on similarity). */
-export function matchHeader(cells: string[], columns: Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>[]): HeaderMatch {
+export function matchHeader(cells: string[], columns: Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>[], options: MatchOptions = {}): HeaderMatch {
+  const similarity = options.groupedHeaders ? groupedLabelSimilarity : labelSimilarity;
   const pairs: { col: number; cell: number; sim: number }[] = [];
   columns.forEach((column, col) => {
     const labels = columnLabels(column);
     cells.forEach((cell, cellIndex) => {
       if (!cell.trim()) return;
       let best = 0;
-      for (const label of labels) best = Math.max(best, labelSimilarity(cell, label));
+      for (const label of labels) best = Math.max(best, similarity(cell, label));
       if (best >= MATCH_THRESHOLD) pairs.push({ col, cell: cellIndex, sim: best });
     });
   });

@@ -1,6 +1,7 @@
 // Decides which sheets (or detected tables) feed which template table, from the first rows of
 // each: the best header match wins, sheets with the same header are concatenated in order.
 import type { TemplateTable } from '../../lib/template.js';
+import type { SheetSource } from '../documents/types.js';
 import { matchHeader, normalizeLabel } from './header-match.js';
 
 export interface SheetSample {
@@ -47,7 +48,8 @@ function bestHeader(sample: SheetSample, sheet: number, table: TemplateTable): C
   const limit = Math.min(sample.rows.length, HEADER_SEARCH_ROWS);
   for (let r = 0; r < limit; r++) {
     const cells = sample.rows[r]!;
-    const m = matchHeader(cells, table.columns);
+    // Tables found in documents (they have a page) merge headers set on several lines.
+    const m = matchHeader(cells, table.columns, { groupedHeaders: sample.page !== undefined });
     if (m.matched < minimumMatches(table.columns.length)) continue;
     if (!best || m.score > best.score + 1e-9) {
       best = { sheet, headerRow: r, columnToCell: m.columnToCell, score: m.score, matched: m.matched, signature: cells.map(normalizeLabel).join('|') };
@@ -80,7 +82,10 @@ export function planTables(samples: SheetSample[], tables: TemplateTable[], tabl
     plans.push({ tableKey: table.key, sources, score: winner.score });
   }
   // With one template table and no header match, take columns by position from the table that
-  // looks most like it: the same number of columns first, then the most rows.
+  // looks most like it: the same number of columns first, then the most rows. Tables found in a
+  // document (pages) of that table's shape (as many columns, each holding the same kind of
+  // values) are parts of it (one table broken by text between them, one per section): all of
+  // them are taken, in reading order. Spreadsheets keep to one sheet.
   const only = plans[0];
   if (tables.length === 1 && only && only.sources.length === 0) {
     const width = tables[0]!.columns.length;
@@ -88,14 +93,45 @@ export function planTables(samples: SheetSample[], tables: TemplateTable[], tabl
       .map((sample, sheet) => {
         const filled = sample.rows.filter((r) => r.some((c) => c.trim()));
         const columns = Math.max(0, ...filled.map((r) => r.length));
-        return { sheet, rows: filled.length, fit: columns === width ? 0 : Math.abs(columns - width) };
+        return { sheet, rows: filled.length, columns, fit: columns === width ? 0 : Math.abs(columns - width) };
       })
       .filter((c) => c.rows > 0)
       .sort((a, b) => a.fit - b.fit || b.rows - a.rows || a.sheet - b.sheet);
     const best = candidates[0];
-    if (best) only.sources = [{ sheet: best.sheet, headerRow: -1, columnToCell: tables[0]!.columns.map((_, i) => i) }];
+    if (best) {
+      const paged = samples[best.sheet]!.page !== undefined;
+      const kinds = columnKinds(samples[best.sheet]!.rows);
+      const parts = paged ? candidates.filter((c) => c === best || (c.columns === best.columns && sameKinds(kinds, columnKinds(samples[c.sheet]!.rows)))) : [best];
+      only.sources = parts
+        .map((c) => c.sheet)
+        .sort((a, b) => a - b)
+        .map((sheet) => ({ sheet, headerRow: -1, columnToCell: tables[0]!.columns.map((_, i) => i) }));
+    }
   }
   return plans;
+}
+
+// A figure, amount or percentage (with its sign, brackets or currency), as a table cell holds it.
+const FIGURE = /^[^\p{L}]*\d[^\p{L}]*$/u;
+
+/** Per column: whether most of its filled cells hold figures (undefined for an empty column). */
+function columnKinds(rows: readonly string[][]): (boolean | undefined)[] {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => {
+    let filled = 0;
+    let figures = 0;
+    for (const row of rows) {
+      const t = (row[c] ?? '').trim();
+      if (!t) continue;
+      filled++;
+      if (FIGURE.test(t)) figures++;
+    }
+    return filled ? figures * 2 > filled : undefined;
+  });
+}
+
+function sameKinds(a: readonly (boolean | undefined)[], b: readonly (boolean | undefined)[]): boolean {
+  return a.every((k, c) => k === undefined || b[c] === undefined || k === b[c]);
 }
 
 /** Projects a source row onto the template's columns; missing columns become "". */
@@ -111,4 +147,26 @@ export function projectRow(cells: string[], columnToCell: number[]): string[] {
 export function isBlankRow(cells: string[]): boolean {
   for (const c of cells) if (c.trim()) return false;
   return true;
+}
+
+/** Every row of each sheet in memory (documents: their detected tables are small). */
+export async function sheetSamples(sheets: SheetSource[]): Promise<SheetSample[]> {
+  const samples: SheetSample[] = [];
+  for (const sheet of sheets) {
+    const rows: string[][] = [];
+    for await (const batch of sheet.batches()) rows.push(...batch);
+    samples.push({ name: sheet.name, page: sheet.page, rows, startMarker: sheet.startMarker });
+  }
+  return samples;
+}
+
+/** The rows loadTables writes for one planned table from in-memory samples: each source's rows below its header, blank rows skipped. */
+export function plannedRows(samples: readonly SheetSample[], plan: TablePlan | undefined): string[][] {
+  const rows: string[][] = [];
+  for (const source of plan?.sources ?? []) {
+    samples[source.sheet]!.rows.forEach((cells, at) => {
+      if (at > source.headerRow && !isBlankRow(cells)) rows.push(projectRow(cells, source.columnToCell));
+    });
+  }
+  return rows;
 }

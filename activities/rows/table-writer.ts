@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { ROW_BLOCK } from '../../lib/rows.js';
 import type { TemplateTable } from '../../lib/template.js';
 import { TableValidator } from '../validation/validate.js';
 import type { TypeOptions } from '../validation/data-types.js';
@@ -22,10 +23,14 @@ export class TableWriter {
   private readonly done: Promise<void>;
   private buffer = '';
   private rowIndex = 0;
+  private readonly tableIdText: string;
   readonly maskCounts = [0, 0, 0, 0, 0, 0, 0, 0];
+  /** maskCounts per block of ROW_BLOCK rows, [block * 8 + mask] */
+  private readonly blockMaskCounts: number[] = [];
 
   private constructor(client: pg.PoolClient, private readonly tableId: bigint, table: TemplateTable, options: TypeOptions) {
     this.validator = new TableValidator(table.columns, options);
+    this.tableIdText = tableId.toString();
     this.stream = client.query(
       copyFrom('COPY extraction_rows (table_id, row_index, mask, issue_columns, "values", validations) FROM STDIN'),
     );
@@ -43,14 +48,18 @@ export class TableWriter {
     return new TableWriter(client, BigInt(rows[0]!.id), table, options);
   }
 
-  async write(values: string[]): Promise<void> {
+  /** Validates and buffers one row; true when the buffer is due to be flushed (a promise per row would cost more than the row). */
+  add(values: string[]): boolean {
     const { issues, mask } = this.validator.validateRow(values);
     this.maskCounts[mask]!++;
-    this.buffer += copyRowLine(this.tableId.toString(), this.rowIndex++, values, issues, mask);
-    if (this.buffer.length >= FLUSH_BYTES) await this.flush();
+    const at = Math.floor(this.rowIndex / ROW_BLOCK) * 8;
+    if (at === this.blockMaskCounts.length) this.blockMaskCounts.push(0, 0, 0, 0, 0, 0, 0, 0);
+    this.blockMaskCounts[at + mask]!++;
+    this.buffer += copyRowLine(this.tableIdText, this.rowIndex++, values, issues, mask);
+    return this.buffer.length >= FLUSH_BYTES;
   }
 
-  private async flush(): Promise<void> {
+  async flush(): Promise<void> {
     if (!this.buffer) return;
     const chunk = this.buffer;
     this.buffer = '';
@@ -61,10 +70,11 @@ export class TableWriter {
     await this.flush();
     this.stream.end();
     await this.done;
-    await client.query('UPDATE extraction_tables SET row_count = $2, mask_counts = $3 WHERE id = $1', [
+    await client.query('UPDATE extraction_tables SET row_count = $2, mask_counts = $3, block_mask_counts = $4 WHERE id = $1', [
       this.tableId.toString(),
       this.rowIndex,
       this.maskCounts,
+      this.blockMaskCounts,
     ]);
     return { tableId: this.tableId, rowCount: this.rowIndex, maskCounts: this.maskCounts };
   }

@@ -7,7 +7,7 @@ import { createExtractionRecord, parseMetadata, uploadObjectKey } from '../../li
 import { fileTypeOf, extensionOf, SUPPORTED_EXTENSIONS } from '../../lib/file-types.js';
 import { newId } from '../../lib/ids.js';
 import { InvalidFilterError, parseColumnList, parseRowFilter } from '../../lib/row-filter.js';
-import { countRows, rowsPage, streamRows, type StoredTable } from '../../lib/rows.js';
+import { countRows, rowsPage, storedTableOf, streamRows, type StoredTable } from '../../lib/rows.js';
 import { workflowIds } from '../../lib/temporal.js';
 import type { TemplateSnapshot } from '../../lib/template.js';
 import { KindAttr, StatusAttr, TemplateAttr, WorkspaceAttr } from '../../workflows/search-attributes.js';
@@ -64,8 +64,8 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
     if (!table) throw notFound(`Table '${tableKey}'`);
     const record = await prisma.extractionTable.findUnique({ where: { extractionId_key: { extractionId: extraction.id, key: tableKey } } });
     const stored: StoredTable = record
-      ? { id: record.id, key: record.key, rowCount: record.rowCount, maskCounts: record.maskCounts }
-      : { id: -1n, key: tableKey, rowCount: 0, maskCounts: [0, 0, 0, 0, 0, 0, 0, 0] };
+      ? storedTableOf(record)
+      : { id: -1n, key: tableKey, rowCount: 0, maskCounts: [0, 0, 0, 0, 0, 0, 0, 0], blockMaskCounts: [] };
     return { table, stored };
   }
 
@@ -96,7 +96,7 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
       const id = newId('ext');
       const objectKey = uploadObjectKey(workspaceId, id);
       let fileParts = 0;
-      const received = await receiveMultipart(c.req.raw, storage, (field, fileName) => {
+      const received = await receiveMultipart(c, storage, (field, fileName) => {
         if (field !== 'file') return { objectKey: null, contentType: '', maxBytes: 0 };
         fileParts++;
         const type = fileTypeOf(fileName);

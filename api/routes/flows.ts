@@ -221,7 +221,7 @@ export function flowRoutes({ db, storage, temporal, env }: AppDeps) {
     const fields = (flow.fileInputConfig as unknown as { file_fields: FileField[] }).file_fields;
     const limit = env.MAX_UPLOAD_BYTES;
     const runId = newId('run');
-    const received = await receiveMultipart(c.req.raw, storage, (part, fileName, index) => {
+    const received = await receiveMultipart(c, storage, (part, fileName, index) => {
       const owner = fileFieldOfPart(fields, part);
       // Parts that will be refused are counted (for the message) but not stored.
       if (!owner || refuseFile(owner.field, part, fileName, null, limit)) return { objectKey: null, contentType: '', maxBytes: 0 };

@@ -152,14 +152,14 @@ export class ApiClient {
   }
 
   /** Polls an extraction until it leaves `processing`. */
-  async waitForExtraction(id: string, timeoutMs = 120_000): Promise<any> {
+  async waitForExtraction(id: string, timeoutMs = 120_000, pollMs = 200): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const res = await this.get(`/v2/extractions/${id}`);
       if (res.status !== 200) throw new Error(`GET extraction ${id}: ${res.status} ${res.text}`);
       if (res.body.status !== 'processing') return res.body;
       if (Date.now() > deadline) throw new Error(`extraction ${id} still processing after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, pollMs));
     }
   }
 }

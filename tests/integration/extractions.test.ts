@@ -186,6 +186,30 @@ describe('a CSV extraction', () => {
     assert.deepEqual([last.body.rows.map((r: any) => r.index), last.body.pagination.next_offset], [[4], null]);
   });
 
+  it('pages filtered rows across many row blocks', async () => {
+    // 10,000 rows: every 7th has a bad quantity (error), every 11th a status outside the enum (warn).
+    const lines = ['Order ID,Qty,Status'];
+    for (let i = 0; i < 10_000; i++) lines.push(`B-${i},${i % 7 === 3 ? 'x' : i},${i % 11 === 5 ? 'odd' : 'open'}`);
+    const big = await extract(api, 'many.csv', lines.join('\n'));
+    assert.equal(big.status, 'completed');
+    const base = `/v2/extractions/${big.id}/tables/orders/rows`;
+    const all = Array.from({ length: 10_000 }, (_, i) => i);
+    const matching: Record<string, number[]> = {
+      error: all.filter((i) => i % 7 === 3),
+      warn: all.filter((i) => i % 11 === 5),
+      valid: all.filter((i) => i % 7 !== 3 && i % 11 !== 5),
+      invalid: all.filter((i) => i % 7 === 3 || i % 11 === 5),
+    };
+    for (const [filter, indexes] of Object.entries(matching)) {
+      for (const offset of [0, 1, 500, 4090, indexes.length - 30, indexes.length]) {
+        const res = await api.get(`${base}?filter=${filter}&offset=${offset}&limit=100`);
+        assert.equal(res.status, 200);
+        assert.deepEqual(res.body.rows.map((r: any) => r.index), indexes.slice(offset, offset + 100), `${filter} at ${offset}`);
+        assert.equal(res.body.pagination.total, indexes.length);
+      }
+    }
+  });
+
   it('refuses bad row parameters', async () => {
     const base = `/v2/extractions/${extraction.id}/tables/orders/rows`;
     assert.deepEqual((await api.get(`${base}?filter=valid,wrong`)).body, { error: "The parameter 'filter' contains invalid value: wrong" });

@@ -1,9 +1,11 @@
-// The evaluation's pure scoring (scripts/eval/score.ts).
+// The evaluation's pure scoring (scripts/eval/score.ts) and its in-process planning (scripts/eval/direct.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreRows } from '../../scripts/eval/score.js';
 import { parseCsv } from '../../scripts/eval/csv.js';
 import { buildTemplate } from '../../scripts/eval/template.js';
+import { extractRows, templateTablesOf } from '../../scripts/eval/direct.js';
+import { planTables, plannedRows } from '../../activities/mapping/plan.js';
 
 test('identical rows score 1; whitespace inside cells is collapsed', () => {
   const s = scoreRows([['a b', '1'], ['c', '2']], [['a  b', ' 1 '], ['c', '2']]);
@@ -57,4 +59,27 @@ test('template: figures name no column, so a reference with no header is compare
   const t = buildTemplate([['1', '100'], ['2', '101']], [['1', '100']]);
   assert.equal(t.mode, 'position');
   assert.deepEqual(t.expectedRows, [['1', '100'], ['2', '101']]);
+});
+
+test('direct extraction plans tables as the pipeline does: by position only the tables planTables takes', () => {
+  const samples = [
+    { name: 'page 1 table 1', page: 1, rows: [['note', 'text'], ['more', 'text']] },
+    { name: 'page 1 table 2', page: 1, rows: [['a', '1', '2'], ['', '', ''], ['b', '3', '4']] },
+  ];
+  const template = buildTemplate([['a', '1', '2'], ['b', '3', '4']], samples.map((s) => s.rows[0]!));
+  assert.equal(template.mode, 'position');
+  const plans = planTables(samples, templateTablesOf(template.tables));
+  const r = extractRows(samples, template.tables);
+  // The template's one table by position takes the table of its shape, not every table; blank rows are skipped.
+  assert.deepEqual(r.rows, [['a', '1', '2'], ['b', '3', '4']]);
+  assert.deepEqual(r.rows, plannedRows(samples, plans[0]));
+  assert.equal(r.note, 'by position: page 1 table 2');
+});
+
+test('direct extraction under a matched header: rows below the header, projected onto the template columns', () => {
+  const samples = [{ name: 'page 1 table 1', page: 1, rows: [['Report'], ['Qty', 'Name'], ['2', 'x'], [' ', ''], ['3', 'y']] }];
+  const template = buildTemplate([['Name', 'Qty'], ['x', '2'], ['y', '3']], [['Qty', 'Name']]);
+  const r = extractRows(samples, template.tables);
+  assert.deepEqual(r.rows, [['x', '2'], ['y', '3']]);
+  assert.equal(r.note, 'plan: page 1 table 1');
 });

@@ -41,11 +41,12 @@ test('a word running across a drawn rule is split where its two tokens meet; cli
 });
 
 test('right-to-left fragments join with the punctuation between them, in reading order', () => {
-  // Visual order left to right: "קיימא" "-" "בני"; read right to left: "בני-קיימא".
+  // Visual order left to right: "קיימא" "-" "בני"; read right to left: "בני-קיימא". The glyph "("
+  // at the left end of a Hebrew word closes it: ")" (Unicode bidi mirroring).
   const lines = groupLines([word('קיימא', 10, 30, true), word('-', 30.5, 33), word('בני', 33.5, 50, true), word('(', 60, 62), word('ללא', 62.5, 80, true)]);
   assert.equal(lines.length, 1);
-  assert.deepEqual(lines[0]!.words.map((w) => w.text), ['בני-קיימא', 'ללא(']);
-  assert.equal(lineText(lines[0]!), 'ללא( בני-קיימא');
+  assert.deepEqual(lines[0]!.words.map((w) => w.text), ['בני-קיימא', 'ללא)']);
+  assert.equal(lineText(lines[0]!), 'ללא) בני-קיימא');
 });
 
 test('figures cut at a thousands separator are joined again; words a space apart are not', () => {

@@ -75,3 +75,17 @@ test('ink no word covers becomes blobs, stacked one per line and mapped back', (
   const placed = wordsFromStrip(strip, blobs, [{ text: '1', x0: strip.pad, y0: strip.tops[0]!, x1: strip.pad + 12, y1: strip.tops[0]! + 30, conf: 90, line: '1.1.1' }]);
   assert.deepEqual(placed.map(({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 })), [{ text: '1', x0: 100, y0: 100, x1: 112, y1: 130 }]);
 });
+
+test('ink in the bottom or top margin beyond every word (a page number) is not read back', () => {
+  const img = blank(800, 1000);
+  fill(img, 300, 400, 400, 430, 0); // a word tesseract read
+  fill(img, 100, 400, 112, 430, 0); // a lone "1" beside it: read back
+  fill(img, 390, 940, 402, 970, 0); // a page number at the foot: not read
+  fill(img, 390, 30, 402, 60, 0); // a mark at the head: not read
+  fill(img, 100, 500, 112, 530, 0); // a lone "7" in the body below the word: read back
+  const words = [{ text: 'word', x0: 300, y0: 400, x1: 400, y1: 430, conf: 95, line: '1.1.1' }];
+  assert.deepEqual(uncoveredInk(img, words, 300), [
+    { x0: 100, y0: 400, x1: 112, y1: 432 },
+    { x0: 100, y0: 500, x1: 112, y1: 532 },
+  ]);
+});

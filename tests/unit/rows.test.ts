@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countFromMasks, parseColumnList, parseRowFilter } from '../../lib/row-filter.js';
-import { copyEscape, copyRowLine } from '../../activities/rows/copy-format.js';
+import { ROW_BLOCK, rowRange } from '../../lib/rows.js';
+import { copyEscape, copyJsonArray, copyRowLine } from '../../activities/rows/copy-format.js';
 import { parseGuidance } from '../../activities/documents/guidance.js';
 import { keyFromName, withKeys } from '../../lib/template.js';
 import { csvLine } from '../../api/csv.js';
@@ -31,12 +32,37 @@ describe('row filters', () => {
   });
 });
 
+describe('row ranges from block counts', () => {
+  // Three blocks: masks 0 and 1 counted per block.
+  const blocks = [ROW_BLOCK - 10, 10, 0, 0, 0, 0, 0, 0, ROW_BLOCK, 0, 0, 0, 0, 0, 0, 0, 5, 3, 0, 0, 0, 0, 0, 0];
+  it('starts the scan in the block holding the offset-th matching row', () => {
+    assert.deepEqual(rowRange(blocks, [1], 0, 100), { start: 0, skip: 0, end: null });
+    assert.deepEqual(rowRange(blocks, [1], 5, 5), { start: 0, skip: 5, end: ROW_BLOCK });
+    assert.deepEqual(rowRange(blocks, [1], 10, 2), { start: 2 * ROW_BLOCK, skip: 0, end: 3 * ROW_BLOCK });
+    assert.deepEqual(rowRange(blocks, [0], ROW_BLOCK, 100), { start: ROW_BLOCK, skip: 10, end: 2 * ROW_BLOCK });
+    assert.deepEqual(rowRange(blocks, [0, 1], 2 * ROW_BLOCK, 100), { start: 2 * ROW_BLOCK, skip: 0, end: null });
+  });
+  it('finds nothing past the last matching row', () => {
+    assert.equal(rowRange(blocks, [1], 13, 100), null);
+    assert.equal(rowRange(blocks, [2], 0, 100), null);
+    assert.equal(rowRange([], [0], 0, 100), null);
+  });
+});
+
 describe('COPY text format', () => {
   it('escapes backslashes, tabs and newlines', () => {
     assert.equal(copyEscape('a\\b\tc\nd\re'), 'a\\\\b\\tc\\nd\\re');
     const line = copyRowLine('7', 3, ['x\ty', 'é'], { a: [{ validate: 'required', severity: 'error', message: 'A is required' }] }, 1);
     assert.equal(line, '7\t3\t1\t{a}\t["x\\\\ty","é"]\t{"a":[{"validate":"required","severity":"error","message":"A is required"}]}\n');
     assert.equal(copyRowLine('7', 0, ['v'], null, 0), '7\t0\t0\t\\N\t["v"]\t\\N\n');
+  });
+  it('joins plain cells exactly as JSON.stringify would write them', () => {
+    const samples = [[], [''], ['a', 'b c', 'é', '日本', '😀'], ['say "hi"', 'back\\slash'], ['tab\there', 'line\nbreak', 'cr\r'], ['\u2028', '\u0001', '\x7f'], ['1', '', '2.5']];
+    for (const values of samples) assert.equal(copyJsonArray(values), copyEscape(JSON.stringify(values)), JSON.stringify(values));
+  });
+  it('never writes a lone surrogate as a \\u escape (Postgres json refuses those)', () => {
+    assert.equal(Buffer.from(copyJsonArray(['a\ud800b'])).toString(), '["a\ufffdb"]');
+    assert.equal(copyJsonArray(['"q"\udc00']), '["\\\\"q\\\\"\ufffd"]');
   });
 });
 

@@ -1,6 +1,7 @@
 // Words -> text lines (words sharing a baseline band) -> chunks (runs of words with no
 // column-sized gap between them).
 import { type Box, type PageWord, boxOf, median } from './geometry.js';
+import { hasMirrored, isMarks, marksToLogical } from './bidi.js';
 
 export interface Line {
   words: PageWord[];
@@ -54,7 +55,7 @@ export function groupLines(words: readonly PageWord[]): Line[] {
     }
   }
   done.push(...open);
-  const lines = done.map((l) => makeLine(joinFragments(l.words.sort((a, b) => a.x0 - b.x0))));
+  const lines = done.map((l) => makeLine(marksInRtlRuns(joinFragments(l.words.sort((a, b) => a.x0 - b.x0)))));
   return lines.sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1) || a.box.x0 - b.box.x0);
 }
 
@@ -75,14 +76,18 @@ function joinFragments(words: PageWord[]): PageWord[] {
   for (const w of words) {
     const prev = out[out.length - 1];
     // Fragments of one direction join; figures and punctuation (no letters) join either
-    // direction, taking the direction of the text they attach to ("בני-קיימא", ")ללא").
+    // direction, taking the direction of the text they attach to ("בני-קיימא", "(ללא").
     const sameRun = prev && (prev.rtl === w.rtl || !LETTER.test(prev.text) || !LETTER.test(w.text));
     if (prev && sameRun && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0) {
       const rtl = prev.rtl || w.rtl;
+      // Marks from a left-to-right reader item joining right-to-left text are in visual order:
+      // put them into logical order, brackets mirrored (the glyph ")" right of a Hebrew word opens it).
+      const left = rtl && !prev.rtl && isMarks(prev.text) ? marksToLogical(prev.text) : prev.text;
+      const right = rtl && !w.rtl && isMarks(w.text) ? marksToLogical(w.text) : w.text;
       out[out.length - 1] = {
         ...prev,
         rtl,
-        text: rtl ? w.text + prev.text : prev.text + w.text,
+        text: rtl ? right + left : left + right,
         x1: Math.max(prev.x1, w.x1),
         y0: Math.min(prev.y0, w.y0),
         y1: Math.max(prev.y1, w.y1),
@@ -111,9 +116,44 @@ export function chunksOf(line: Line): Box[] {
   return chunks;
 }
 
+/** Most words with letters are right-to-left script (most words, when none has letters). */
+function readsRightToLeft(words: readonly PageWord[]): boolean {
+  let rtl = 0;
+  let ltr = 0;
+  for (const w of words) {
+    if (!LETTER.test(w.text)) continue;
+    if (w.rtl) rtl++;
+    else ltr++;
+  }
+  if (rtl + ltr === 0) return words.filter((w) => w.rtl).length * 2 > words.length;
+  return rtl > ltr;
+}
+
+/**
+ * Words of a line (left to right) with each word of bracket marks standing in a right-to-left
+ * run ("(" "ללא" ")" set as three words) in logical form: mirrored, and right-to-left. A mark
+ * word's direction is that of the words with letters on both sides of it, or the line's
+ * direction when they differ or the line ends there.
+ */
+function marksInRtlRuns(words: PageWord[]): PageWord[] {
+  if (!words.some((w) => w.rtl)) return words;
+  const lineRtl = readsRightToLeft(words);
+  const lettered = (from: number, step: number): boolean => {
+    for (let i = from; i >= 0 && i < words.length; i += step) if (LETTER.test(words[i]!.text)) return words[i]!.rtl;
+    return lineRtl;
+  };
+  return words.map((w, i) => {
+    if (w.rtl || !isMarks(w.text) || !hasMirrored(w.text)) return w;
+    const before = lettered(i - 1, -1);
+    const after = lettered(i + 1, 1);
+    const rtl = before === after ? before : lineRtl;
+    return rtl ? { ...w, rtl, text: marksToLogical(w.text) } : w;
+  });
+}
+
 /** Reading text of words: left to right, or right to left when most of them are rtl script. */
 export function joinWords(words: readonly PageWord[]): string {
-  const rtl = words.filter((w) => w.rtl).length * 2 > words.length;
+  const rtl = readsRightToLeft(words);
   const ordered = [...words].sort((a, b) => (rtl ? b.x0 - a.x0 : a.x0 - b.x0));
   return ordered.map((w) => w.text).join(' ');
 }

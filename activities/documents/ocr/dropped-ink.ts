@@ -22,6 +22,8 @@ const MAX_HEIGHT_IN = 0.4;
 const MAX_WIDTH_IN = 1.5;
 // Fewer dark pixels than this is dust or a speck (inches squared: about a 0.3 mm square... scaled by dpi).
 const MIN_INK_IN2 = 0.0004;
+// Top and bottom margins: this share of the page's height each.
+const MARGIN_SHARE = 0.12;
 // At most this many blobs per page are read back; more means a picture or noise, not dropped text.
 const MAX_BLOBS = 400;
 
@@ -31,14 +33,11 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
   const gw = Math.ceil(width / CELL);
   const gh = Math.ceil(height / CELL);
   const ink = new Uint16Array(gw * gh);
+  // One tight pass over the pixels (most are paper): each dark one counts in its cell.
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const grow = Math.floor(y / CELL) * gw;
-    for (let gx = 0, x = 0; gx < gw; gx++) {
-      let n = 0;
-      for (const end = Math.min(width, x + CELL); x < end; x++) if (data[row + x]! < DARK) n++;
-      if (n) ink[grow + gx]! += n;
-    }
+    const grow = ((y / CELL) | 0) * gw;
+    for (let x = 0; x < width; x++) if (data[row + x]! < DARK) ink[grow + ((x / CELL) | 0)]!++;
   }
   // Words (with a margin) cover their ink.
   const margin = Math.max(1, Math.round((0.02 * dpi) / CELL));
@@ -113,11 +112,23 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
   // Dropped text is set like the text around it: about as tall as the page's words.
   const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   const typical = heights.length ? heights[heights.length >> 1]! : 0;
+  // Ink in the top or bottom margin of the page beyond every word (a page number, a running
+  // head's mark) is no part of a table: it is not read back.
+  let top = height;
+  let bottom = 0;
+  for (const w of words) {
+    if (w.y0 < top) top = w.y0;
+    if (w.y1 > bottom) bottom = w.y1;
+  }
+  const inMargin = (b: InkBlob): boolean => {
+    const cy = (b.y0 + b.y1) / 2;
+    return words.length > 0 && ((cy > bottom && cy > (1 - MARGIN_SHARE) * height) || (cy < top && cy < MARGIN_SHARE * height));
+  };
   const kept = blobs.filter((b) => {
     const h = b.y1 - b.y0;
     const w = b.x1 - b.x0;
     const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
-    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h;
+    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b);
   });
   if (kept.length > MAX_BLOBS) return [];
   return kept.map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));

@@ -27,26 +27,51 @@ export function readingTurns(page: OcrPage): number {
   return best;
 }
 
-/** `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture; `knownTurns` from orientation detection. */
-export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, rulings: readonly Ruling[] = [], knownTurns?: number): PageGeometry {
+/**
+ * A point of a picture W x H pixels, in the picture turned `clockwise` degrees (continuous
+ * coordinates: pixel x covers [x, x + 1)).
+ */
+export function turnPoint(clockwise: 0 | 90 | 180 | 270, W: number, H: number): (x: number, y: number) => [number, number] {
+  switch (clockwise) {
+    case 90:
+      return (x, y) => [H - y, x];
+    case 180:
+      return (x, y) => [W - x, H - y];
+    case 270:
+      return (x, y) => [y, W - x];
+    default:
+      return (x, y) => [x, y];
+  }
+}
+
+/** Rulings of a picture W x H, in pixels, as they lie in the picture turned `clockwise` degrees. */
+export function turnRulings(rulings: readonly Ruling[], clockwise: 0 | 90 | 180 | 270, W: number, H: number, scale = 1): Ruling[] {
+  const map = turnPoint(clockwise, W, H);
+  return rulings.map((r) => {
+    const [ax, ay] = r.horizontal ? map(r.from, r.at) : map(r.at, r.from);
+    const [bx, by] = r.horizontal ? map(r.to, r.at) : map(r.at, r.to);
+    const horizontal = Math.abs(by - ay) < Math.abs(bx - ax);
+    return horizontal
+      ? { horizontal, at: ((ay + by) / 2) * scale, from: Math.min(ax, bx) * scale, to: Math.max(ax, bx) * scale }
+      : { horizontal, at: ((ax + bx) / 2) * scale, from: Math.min(ay, by) * scale, to: Math.max(ay, by) * scale };
+  });
+}
+
+/**
+ * `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture;
+ * `knownTurns` from orientation detection. With `upright`, the picture is taken as upright
+ * (it was turned upright before reading) whatever the order of words along lines says.
+ */
+export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, rulings: readonly Ruling[] = [], knownTurns?: number, upright = false): PageGeometry {
   // The words' own lines tell how the page is turned; when they cannot (one word per line), the
   // orientation detection's answer does.
-  const found = readingTurns(page);
-  const turns = found !== 0 || knownTurns === undefined ? found : knownTurns;
+  const found = upright ? 0 : readingTurns(page);
+  const turns = upright ? 0 : found !== 0 || knownTurns === undefined ? found : knownTurns;
   const W = page.width;
   const H = page.height;
-  const map = (x: number, y: number): [number, number] => {
-    switch (turns) {
-      case 1:
-        return [y, W - x];
-      case 2:
-        return [W - x, H - y];
-      case 3:
-        return [H - y, x];
-      default:
-        return [x, y];
-    }
-  };
+  // quarter turns the page was given, undone by turning it clockwise the rest of the way round
+  const clockwise = ([0, 270, 180, 90] as const)[turns] ?? 0;
+  const map = turnPoint(clockwise, W, H);
   const words: PageWord[] = page.words.map((w) => {
     const [ax, ay] = map(w.x0, w.y0);
     const [bx, by] = map(w.x1, w.y1);
@@ -57,14 +82,7 @@ export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, ru
     return { text: w.text, x0, y0, x1, y1, size: y1 - y0, font: '', rtl: isRtlText(w.text) };
   });
   const sideways = turns % 2 === 1;
-  const rules: Ruling[] = rulings.map((r) => {
-    const [ax, ay] = r.horizontal ? map(r.from, r.at) : map(r.at, r.from);
-    const [bx, by] = r.horizontal ? map(r.to, r.at) : map(r.at, r.to);
-    const horizontal = Math.abs(by - ay) < Math.abs(bx - ax);
-    return horizontal
-      ? { horizontal, at: ((ay + by) / 2) * scale, from: Math.min(ax, bx) * scale, to: Math.max(ax, bx) * scale }
-      : { horizontal, at: ((ax + bx) / 2) * scale, from: Math.min(ay, by) * scale, to: Math.max(ay, by) * scale };
-  });
+  const rules = turnRulings(rulings, clockwise, W, H, scale);
   return {
     page: pageNumber,
     width: (sideways ? H : W) * scale,

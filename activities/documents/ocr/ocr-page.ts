@@ -1,19 +1,26 @@
 // One picture -> page geometry in points, upright: ruling lines found in its pixels (then erased
 // so that tesseract reads the text between them cleanly), tesseract's words, and the words its
-// sparse-text pass dropped (read back in one small extra call).
+// sparse-text pass dropped (read back in one small extra call). A page that reads poorly is
+// checked for a turn (orientation detection) and for another script; a turned page is turned
+// upright in memory and read again like an upright one.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PageGeometry } from '../layout/geometry.js';
+import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
-import { writePgm } from './gray-image.js';
+import { turnGray, writePgm } from './gray-image.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip } from './dropped-ink.js';
-import { ocrGeometry, readingTurns } from './ocr-geometry.js';
+import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord } from './tesseract.js';
+import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
 // upright text.
 const DOUBTFUL_CONFIDENCE = 60;
+// An upright page in a script tesseract reads has most of its words read with high confidence;
+// a turned one (read as gibberish, or as a few sideways fragments) has few, even when its mean
+// confidence passes.
+const HIGH_CONFIDENCE = 85;
+const MIN_HIGH_SHARE = 0.45;
 // So may one where many words read poorly (a column of labels in another script): a clean page
 // of a script tesseract reads has a few percent of such words.
 const POOR_WORD_CONFIDENCE = 50;
@@ -28,18 +35,20 @@ export interface OcrSource {
   workDir: string;
 }
 
-interface Reading {
-  geometry: PageGeometry;
-  confidence: number;
-}
-
 export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
-  return (await readPicture(source, pageNumber, dpi, true)).geometry;
+  return source.gray ? readPixels(source.gray, source, pageNumber, dpi) : readFile(source, pageNumber, dpi);
 }
 
 /** Whether a reading looks like that of a turned page or of another script (in whole or in part). */
 function doubtful(page: OcrPage): boolean {
   return page.words.length === 0 || meanConfidence(page) < DOUBTFUL_CONFIDENCE;
+}
+
+/** Whether a reading may be that of a turned page: doubtful, or with few confidently read words. */
+export function mayBeTurned(page: OcrPage): boolean {
+  if (doubtful(page)) return true;
+  const high = page.words.filter((w) => w.conf >= HIGH_CONFIDENCE).length;
+  return high < MIN_HIGH_SHARE * page.words.length;
 }
 
 /** Many poorly read words on an otherwise well read page: perhaps labels in another script. */
@@ -48,58 +57,102 @@ function partlyForeign(page: OcrPage): boolean {
   return poor >= POOR_WORD_SHARE * page.words.length;
 }
 
-async function readPicture(source: OcrSource, pageNumber: number, dpi: number, mayTurn: boolean): Promise<Reading> {
+/** The picture tesseract reads: cleaned pixels, the file holding them, the rules found (pixels). */
+interface View {
+  image: GrayImage;
+  input: string;
+  rulings: Ruling[];
+  /** turned upright here: the words' order along lines is not asked again */
+  turned: boolean;
+}
+
+type Turn = PageOrientation['rotate'];
+
+// When orientation detection finds too little text to answer, the other turns are tried.
+const ALL_TURNS: Turn[] = [180, 90, 270];
+
+async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+  const rules = findPixelRules(gray, dpi);
+  // The decoded pixels are this reader's own: rules are erased in them directly.
+  const cleaned = rules.length ? eraseRules(gray, rules, true) : gray;
   let input = source.path;
-  let rules: ReturnType<typeof findPixelRules> = [];
-  let cleaned = source.gray;
-  if (source.gray) {
-    rules = findPixelRules(source.gray, dpi);
-    // The decoded pixels are this reader's own: rules are erased in them directly.
-    if (rules.length) cleaned = eraseRules(source.gray, rules, true);
-    if (rules.length || !input) {
-      input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
-      await writePgm(input, cleaned!);
-    }
+  if (rules.length || !input) {
+    input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
+    await writePgm(input, cleaned);
   }
+  const rulings = rulingsOfPixelRules(rules);
+  let view: View = { image: cleaned, input, rulings, turned: false };
+  const written: string[] = [];
+  try {
+    // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
+    let page = await recognize(input, 11, 'eng', { darkOnLight: true });
+    let lang = 'eng';
+    if (mayBeTurned(page)) {
+      // A poor reading: the page may be turned, or written in another script. Orientation and
+      // script detection (psm 0) tells which. A turned page is turned upright here (pixels and
+      // rules) and read again; a page in another script is read again in that language when
+      // installed. Either reading is kept only when it is more confident than the first.
+      const osd = await detectOrientation(input);
+      const turns = osd ? (osd.rotate === 0 ? [] : [osd.rotate]) : ALL_TURNS;
+      for (const clockwise of turns) {
+        const image = turnGray(cleaned, clockwise);
+        const path = join(source.workDir, `ocr-turned-${pageNumber}-${clockwise}.pgm`);
+        written.push(path);
+        await writePgm(path, image);
+        const read = await recognize(path, 11, 'eng', { darkOnLight: true });
+        if (meanConfidence(read) > meanConfidence(page)) {
+          page = read;
+          view = { image, input: path, rulings: turnRulings(rulings, clockwise, cleaned.width, cleaned.height), turned: true };
+          if (!mayBeTurned(page)) break;
+        }
+      }
+      const other = osd && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
+      if (other) {
+        const read = await recognize(view.input, 11, other, { darkOnLight: true });
+        if (meanConfidence(read) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(read) : read, other];
+      }
+    }
+    if (lang === 'eng' && !doubtful(page) && partlyForeign(page)) {
+      page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
+    }
+    if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
+      page = { ...page, words: [...page.words, ...(await readDroppedInk(view.image, page.words, dpi, source.workDir, pageNumber, lang))] };
+    }
+    if (page.width !== view.image.width || page.height !== view.image.height) {
+      page = { ...page, width: view.image.width, height: view.image.height };
+    }
+    return ocrGeometry(page, pageNumber, 72 / dpi, view.rulings, undefined, view.turned);
+  } finally {
+    for (const path of written) await rm(path, { force: true });
+  }
+}
+
+/**
+ * A picture that could not be decoded here: tesseract reads the file as it is. A doubtful
+ * reading is checked with orientation and script detection; a turned page is read again with
+ * psm 1 (orientation corrected, word boxes still in this picture's pixels: ocrGeometry turns them).
+ */
+async function readFile(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+  const input = source.path;
   if (!input) throw new Error('ocrImage needs a file or decoded pixels');
-  // With decoded pixels, shaded areas are cleared to dark text on white before OCR.
-  const darkOnLight = cleaned !== undefined;
-  let page = await recognize(input, 11, 'eng', { darkOnLight });
-  let upright = true;
-  let lang = 'eng';
+  let page = await recognize(input, 11, 'eng');
   let turns: number | undefined;
-  if (mayTurn && doubtful(page)) {
-    // A poor reading: the page may be turned, or written in another script. Orientation and
-    // script detection (psm 0) tells which; a turned page is read again with psm 1 (orientation
-    // corrected, word boxes still in this picture's pixels: ocrGeometry turns them, and the rules
-    // with them); a page in another script is read again with that language when installed.
-    // Either reading is kept only when it is more confident than the first.
+  if (mayBeTurned(page)) {
     const osd = await detectOrientation(input);
-    const other = osd?.rotate === 0 ? languageForScript(osd.script, await installedLanguages()) : undefined;
+    const other = osd?.rotate === 0 && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
     if (other) {
-      const read = await recognize(input, 11, other, { darkOnLight });
-      if (meanConfidence(read) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(read) : read, other];
+      const read = await recognize(input, 11, other);
+      if (meanConfidence(read) > meanConfidence(page)) page = unspaced(other) ? joinUnspaced(read) : read;
     } else if (!osd || osd.rotate !== 0) {
       const oriented = await recognize(input, 1);
       if (meanConfidence(oriented) > meanConfidence(page)) {
         page = oriented;
         // quarter turns the page was given = the clockwise turn back, the other way round
         if (osd) turns = ((360 - osd.rotate) / 90) % 4;
-        upright = readingTurns(page) === 0 && !turns;
       }
     }
   }
-  if (cleaned && upright && lang === 'eng' && !doubtful(page) && partlyForeign(page)) {
-    page = await rereadPoorWords(cleaned, page, source.workDir, pageNumber);
-  }
-  const confidence = meanConfidence(page);
-  if (cleaned && upright && page.words.length > 0 && readingTurns(page) === 0) {
-    page = { ...page, words: [...page.words, ...(await readDroppedInk(cleaned, page.words, dpi, source.workDir, pageNumber, lang))] };
-  }
-  if (source.gray && (page.width !== source.gray.width || page.height !== source.gray.height)) {
-    page = { ...page, width: source.gray.width, height: source.gray.height };
-  }
-  return { geometry: ocrGeometry(page, pageNumber, 72 / dpi, rulingsOfPixelRules(rules), turns), confidence };
+  return ocrGeometry(page, pageNumber, 72 / dpi, [], turns);
 }
 
 // Words read back from dropped ink below this confidence are noise (specks, bits of pictures).

@@ -203,14 +203,36 @@ function scanShading(data: Uint8Array, width: number, height: number, minLength:
   return out;
 }
 
+// A short run along the tops of bold letters (the x-height line, bridged from glyph to glyph:
+// "Item") can pass for a rule; the letters leave ink on both sides of it, a rule has paper on
+// at least one side (its ends, where other rules cross it, are not looked at). Runs shorter than
+// SIDE_CHECK_IN inches are checked.
+const SIDE_CHECK_IN = 1;
+const MAX_SIDE_INK = 0.15;
+
+/** Share of ink along the line of pixels two pixels beyond a rule's edge (side -1: above or left). */
+function inkBeside(image: GrayImage, r: PixelRule, side: -1 | 1): number {
+  const { width, height, data } = image;
+  const line = side < 0 ? r.first - 2 : r.last + 2;
+  if (line < 0 || line >= (r.horizontal ? height : width)) return 0;
+  const from = Math.ceil(r.from) + 4;
+  const to = Math.floor(r.to) - 4;
+  if (to <= from) return 0;
+  let ink = 0;
+  for (let i = from; i < to; i++) if (data[r.horizontal ? line * width + i : i * width + line]! < INK) ink++;
+  return ink / (to - from);
+}
+
 /** Rules of the picture in pixels; `dpi` sets the sizes that tell rules from glyphs. */
 export function findPixelRules(image: GrayImage, dpi: number): PixelRule[] {
   const { width, height, data } = image;
   const minLength = Math.max(8, Math.round(MIN_LENGTH_IN * dpi));
   const maxThickness = Math.max(2, Math.round(MAX_THICKNESS_IN * dpi));
   const runs = inkRuns(data, width, height, minLength);
-  const horizontal = groupRuns(runs.rows, width * height, maxThickness, true);
-  const vertical = groupRuns(runs.columns, width * height, maxThickness, false);
+  const maxChecked = SIDE_CHECK_IN * dpi;
+  const ruleLike = (r: PixelRule): boolean => r.edge === true || r.to - r.from >= maxChecked || Math.min(inkBeside(image, r, -1), inkBeside(image, r, 1)) < MAX_SIDE_INK;
+  const horizontal = groupRuns(runs.rows, width * height, maxThickness, true).filter(ruleLike);
+  const vertical = groupRuns(runs.columns, width * height, maxThickness, false).filter(ruleLike);
   const shading = scanShading(data, width, height, minLength, maxThickness, Math.max(3, Math.round(MIN_FILL_IN * dpi)));
   return [...horizontal, ...vertical, ...shading];
 }

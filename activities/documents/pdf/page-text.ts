@@ -1,6 +1,7 @@
 // Text content of a pdf.js page -> word boxes on the upright page.
 import type { PageWord } from '../layout/geometry.js';
 import { isRtlText } from '../layout/geometry.js';
+import { mirrorRtlRuns } from '../layout/bidi.js';
 import { apply, multiply, quarterTurnsFor, type Matrix, type PageFrame } from './page-frame.js';
 
 /** The parts of a pdf.js text item this reader uses. */
@@ -19,6 +20,7 @@ export function isTextItem<T>(item: T): item is T & TextItemLike {
 // Glyph extent above and below the baseline, as a share of the font size.
 const ASCENT = 0.8;
 const DESCENT = 0.2;
+const LETTER = /\p{L}/u;
 
 /** Quarter turns that make most of the page's text (weighted by characters) horizontal. */
 export function dominantTurns(items: readonly TextItemLike[], viewportTransform: Matrix): number {
@@ -47,8 +49,11 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
     const scaleX = Math.hypot(item.transform[0]!, item.transform[1]!) || 1;
     // item.width is the advance in user space; in text space it is width / scaleX.
     const advance = item.width / scaleX;
-    const rtl = item.dir === 'rtl' || isRtlText(str);
-    const chars = Array.from(str);
+    const rtl = item.dir === 'rtl';
+    // pdf.js puts text holding right-to-left characters into logical order but leaves the
+    // brackets of its right-to-left runs in their visual form.
+    const text = rtl || isRtlText(str) ? mirrorRtlRuns(str, rtl) : str;
+    const chars = Array.from(text);
     const n = chars.length;
     let i = 0;
     while (i < n) {
@@ -57,9 +62,12 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
       let j = i;
       while (j < n && !/\s/u.test(chars[j]!)) j++;
       // Logical order of an rtl item runs from the right end of its advance.
-      const from = rtl && item.dir === 'rtl' ? (n - j) / n : i / n;
-      const to = rtl && item.dir === 'rtl' ? (n - i) / n : j / n;
-      words.push(placeWord(chars.slice(i, j).join(''), t, advance * from, advance * to, size, item.fontName, rtl));
+      const from = rtl ? (n - j) / n : i / n;
+      const to = rtl ? (n - i) / n : j / n;
+      const word = chars.slice(i, j).join('');
+      // A word is right-to-left by its script; one without letters takes its item's direction.
+      const wordRtl = isRtlText(word) || (rtl && !LETTER.test(word));
+      words.push(placeWord(word, t, advance * from, advance * to, size, item.fontName, wordRtl));
       i = j;
     }
   }

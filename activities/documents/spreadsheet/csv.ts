@@ -1,8 +1,9 @@
 // CSV/TSV files as a SheetSource: encoding and delimiter are decided once from the first 64 KB,
-// then every batches() call streams the file again from disk in 1 MiB reads, so memory stays at
-// one chunk plus one batch of rows whatever the file's size.
+// then every batches() call streams the bytes again from the start (a file on disk in 1 MiB
+// reads, or an S3 object), so memory stays at one chunk plus one batch of rows whatever the size.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { DocumentError } from '../errors.js';
 import type { SheetSource } from '../types.js';
 import { CsvParser } from './csv-parser.js';
@@ -21,19 +22,44 @@ export interface CsvFormat {
   delimiter: string;
 }
 
-/** Reads the first 64 KB to settle the encoding and, unless given, the delimiter. */
-export async function sniffCsvFormat(path: string, delimiter?: string): Promise<CsvFormat> {
+/** Where a text file's bytes come from: a local file or an object store. */
+export interface ByteSource {
+  size: number;
+  /** Up to `length` bytes from the start. */
+  head(length: number): Promise<Buffer>;
+  /** The bytes from `start` to the end. */
+  stream(start: number): Promise<Readable>;
+}
+
+export async function fileByteSource(path: string): Promise<ByteSource> {
   const handle = await open(path, 'r');
-  let head: Buffer;
-  let complete: boolean;
+  let size: number;
   try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    head = buffer.subarray(0, bytesRead);
-    complete = bytesRead < SNIFF_BYTES || (await handle.stat()).size === bytesRead;
+    size = (await handle.stat()).size;
   } finally {
     await handle.close();
   }
+  return {
+    size,
+    async head(length) {
+      const file = await open(path, 'r');
+      try {
+        const buffer = Buffer.alloc(Math.min(length, size));
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await file.close();
+      }
+    },
+    stream: async (start) => createReadStream(path, { start, highWaterMark: READ_CHUNK_BYTES }),
+  };
+}
+
+/** Reads the first 64 KB to settle the encoding and, unless given, the delimiter. */
+export async function sniffCsvFormat(input: string | ByteSource, delimiter?: string): Promise<CsvFormat> {
+  const source = typeof input === 'string' ? await fileByteSource(input) : input;
+  const head = await source.head(SNIFF_BYTES);
+  const complete = head.length >= source.size;
   const { encoding, bomLength } = detectEncoding(head, complete);
   if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && looksBinary(head)) {
     throw new DocumentError('The CSV file could not be read: it is not a text file');
@@ -45,11 +71,12 @@ export async function sniffCsvFormat(path: string, delimiter?: string): Promise<
 
 /** Streams the file's rows from the start, in batches of `batchRows` (the last may be shorter). */
 export async function* readCsvBatches(
-  path: string,
+  input: string | ByteSource,
   format: CsvFormat,
   batchRows: number = CSV_BATCH_ROWS,
 ): AsyncGenerator<string[][]> {
-  const stream = createReadStream(path, { start: format.bomLength, highWaterMark: READ_CHUNK_BYTES });
+  const source = typeof input === 'string' ? await fileByteSource(input) : input;
+  const stream = await source.stream(format.bomLength);
   const decoder = createChunkDecoder(format.encoding);
   const parser = new CsvParser(format.delimiter);
   let batch: string[][] = [];
@@ -76,9 +103,10 @@ export async function* readCsvBatches(
   for (let from = 0; from < batch.length; from += batchRows) yield batch.slice(from, from + batchRows);
 }
 
-export async function openCsv(path: string, name: string, delimiter?: string): Promise<SheetSource> {
-  const format = await sniffCsvFormat(path, delimiter);
-  return { name, batches: () => readCsvBatches(path, format) };
+export async function openCsv(input: string | ByteSource, name: string, delimiter?: string): Promise<SheetSource> {
+  const source = typeof input === 'string' ? await fileByteSource(input) : input;
+  const format = await sniffCsvFormat(source, delimiter);
+  return { name, batches: () => readCsvBatches(source, format) };
 }
 
 // Text has next to no control characters (UTF-16 aside, detected before this); a PDF or image

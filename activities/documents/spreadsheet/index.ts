@@ -4,13 +4,13 @@
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { SheetSource } from '../types.js';
-import { openCsv } from './csv.js';
+import { openCsv, type ByteSource } from './csv.js';
 import { excelError } from './excel-error.js';
 import { openWithSheetJs } from './xls.js';
 import { openXlsx } from './xlsx.js';
 
 export { CsvParser } from './csv-parser.js';
-export { openCsv, readCsvBatches, sniffCsvFormat, type CsvFormat } from './csv.js';
+export { fileByteSource, openCsv, readCsvBatches, sniffCsvFormat, type ByteSource, type CsvFormat } from './csv.js';
 export { detectDelimiter } from './delimiter.js';
 
 export async function openSpreadsheet(
@@ -25,6 +25,16 @@ export async function openSpreadsheet(
   const bytes = classifyWorkbookBytes(head);
   if (bytes === 'zip' || bytes === 'sheetjs-binary') return openExcel(path, name, head);
   return [await openCsv(path, name, kind === 'tsv' ? '\t' : undefined)];
+}
+
+/**
+ * A CSV/TSV read straight from its bytes (e.g. an S3 object, never copied to disk), or null when
+ * the bytes are a workbook after all: workbooks need random access, so the caller opens a local copy.
+ */
+export async function openTextSpreadsheet(source: ByteSource, kind: 'csv' | 'tsv', name: string): Promise<SheetSource[] | null> {
+  const bytes = classifyWorkbookBytes(await source.head(4096));
+  if (bytes === 'zip' || bytes === 'sheetjs-binary') return null;
+  return [await openCsv(source, name, kind === 'tsv' ? '\t' : undefined)];
 }
 
 async function openExcel(path: string, name: string, head: Uint8Array): Promise<SheetSource[]> {
