@@ -17,6 +17,13 @@ import type { Env } from './env.js';
  * a 64 MB young generation (the default is 16) cuts the scavenger's share of its CPU by half.
  */
 export const WORKER_NODE_FLAGS = ['--max-semi-space-size=64'];
+/**
+ * Node flags and environment for API processes, whose memory is all request-sized: a 4 MB young
+ * generation and two malloc arenas (instead of one per thread) keep the RSS of an API that has
+ * been busy ~50 MB lower while a 1 GB upload streams through it.
+ */
+export const API_NODE_FLAGS = ['--max-semi-space-size=4'];
+export const API_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' };
 
 export interface Service {
   name: string;

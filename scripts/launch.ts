@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { env } from '../lib/env.js';
 import { repoRoot } from '../lib/dev-config.js';
-import { ensureDatabaseReady, ensureS3, ensureTemporal, stopChild, WORKER_NODE_FLAGS } from '../lib/stack.js';
+import { API_NODE_FLAGS, API_PROCESS_ENV, ensureDatabaseReady, ensureS3, ensureTemporal, stopChild, WORKER_NODE_FLAGS } from '../lib/stack.js';
 
 const e = env();
 const say = (line: string) => process.stderr.write(`[distill] ${line}\n`);
@@ -15,8 +15,9 @@ async function main() {
   const s3 = await ensureS3(e, { log: say });
   for (const service of [temporal, s3]) if (service.child) children.push(service.child);
 
-  const node = (script: string, flags: string[] = []) => spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
-  const api = node('api/main.ts');
+  const node = (script: string, flags: string[], extraEnv: Record<string, string> = {}) =>
+    spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  const api = node('api/main.ts', API_NODE_FLAGS, API_PROCESS_ENV);
   const worker = node('workers/main.ts', WORKER_NODE_FLAGS);
   children.push(api, worker);
   for (const [name, child] of [['API', api], ['worker', worker]] as const) {

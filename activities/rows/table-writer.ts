@@ -10,6 +10,7 @@ import type { TypeOptions } from '../validation/data-types.js';
 import { copyRowLine } from './copy-format.js';
 
 const FLUSH_BYTES = 64 * 1024;
+const PENDING_BYTES = 8 * 1024 * 1024;
 
 export interface TableWriteResult {
   tableId: bigint;
@@ -32,7 +33,8 @@ export class TableWriter {
     this.validator = new TableValidator(table.columns, options);
     this.tableIdText = tableId.toString();
     this.stream = client.query(
-      copyFrom('COPY extraction_rows (table_id, row_index, mask, issue_columns, "values", validations) FROM STDIN'),
+      // Up to 8 MB may wait for Postgres, so neither side idles while the other has a slow moment.
+      copyFrom('COPY extraction_rows (table_id, row_index, mask, issue_columns, "values", validations) FROM STDIN', { highWaterMark: PENDING_BYTES }),
     );
     this.done = new Promise((resolve, reject) => {
       this.stream.on('finish', resolve);

@@ -2,7 +2,7 @@
 // gives tests an HTTP client. No mocks: Postgres, Temporal and S3 are the real servers.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { WORKER_NODE_FLAGS } from '../../lib/stack.js';
+import { API_NODE_FLAGS, API_PROCESS_ENV, WORKER_NODE_FLAGS } from '../../lib/stack.js';
 import { freePort } from '../../lib/test-stack.js';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,9 @@ const run = promisify(execFile);
 
 function startProcess(script: string, extraEnv: Record<string, string>): ChildProcess {
   // node --import tsx, not the tsx launcher: one process, so a SIGKILL really kills the worker.
-  const flags = script.startsWith('workers/') ? WORKER_NODE_FLAGS : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: root, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker = script.startsWith('workers/');
+  const flags = worker ? WORKER_NODE_FLAGS : API_NODE_FLAGS;
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: root, env: { ...process.env, ...(worker ? {} : API_PROCESS_ENV), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());

@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isDate, matchesType, parseNumber } from '../../activities/validation/data-types.js';
+import { isDate, isPlainNumber, matchesType, parseNumber } from '../../activities/validation/data-types.js';
 import { TableValidator } from '../../activities/validation/validate.js';
 import type { TemplateField } from '../../lib/template.js';
 
 const field = (key: string, extra: Partial<TemplateField>): TemplateField => ({ key, name: key.toUpperCase(), data_type: 'string', required: false, validations: [], ...extra });
 
 describe('data types', () => {
+  it('recognises plain numbers exactly as -?\\d{1,15}(\\.\\d{1,15})? would', () => {
+    const pattern = /^-?\d{1,15}(\.\d{1,15})?$/;
+    const integer = /^-?\d{1,15}$/;
+    const samples = ['0', '-7', '42', '3.5', '-0.25', '.5', '5.', '-', '', '1.2.3', '1e5', ' 1', '1 ', '+1', '١٢', '123456789012345', '1234567890123456', '1.123456789012345', '1.1234567890123456', '--1', '12a'];
+    for (const s of samples) {
+      assert.equal(isPlainNumber(s, true), pattern.test(s), `decimal ${JSON.stringify(s)}`);
+      assert.equal(isPlainNumber(s, false), integer.test(s), `integer ${JSON.stringify(s)}`);
+    }
+  });
   it('parses numbers with grouping, parentheses and comma decimals', () => {
     assert.equal(parseNumber('1,234.50'), 1234.5);
     assert.equal(parseNumber('(12.00)'), -12);
