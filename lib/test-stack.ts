@@ -67,6 +67,12 @@ export async function startTestStack(log: (line: string) => void, overrides: Rec
   const services: Service[] = [];
   services.push(await ensureTemporal(e, { ephemeral: true, log, uiPort: Number(vars.TEMPORAL_UI_PORT) }));
   services.push(await ensureS3(e, { ephemeral: true, dataDir: join(dataDir, 's3'), log, consolePort: Number(vars.S3_CONSOLE_PORT) }));
+  // A run that dies without calling stop() must not leave servers behind.
+  const killLeftovers = () => {
+    for (const service of services) service.child?.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once('exit', killLeftovers);
   // Bundle the workflows once; every worker the tests start loads this file.
   const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)), logger: quietLogger });
   const bundlePath = join(dataDir, 'workflow-bundle.js');
@@ -74,6 +80,7 @@ export async function startTestStack(log: (line: string) => void, overrides: Rec
   return {
     env: { ...vars, WORKFLOW_BUNDLE_PATH: bundlePath },
     async stop() {
+      process.off('exit', killLeftovers);
       for (const service of services.reverse()) await stopChild(service.child);
       await recreateDatabase(e.DATABASE_URL, false).catch(() => {});
       rmSync(dataDir, { recursive: true, force: true });
