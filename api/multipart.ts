@@ -75,8 +75,7 @@ export async function receiveMultipart(
         planned.push(key);
         record.objectKey = key;
         uploads.push(storage.putStream(key, target, plan.contentType).catch((error: Error) => {
-          // An empty part cannot be stored as a multipart upload; it is simply not kept.
-          if (record.size === 0) record.objectKey = undefined;
+          // A part cut off over the limit was meant to fail; anything else fails the request.
           if (record.objectKey) throw error;
         }));
       }
@@ -84,10 +83,9 @@ export async function receiveMultipart(
         record.size += chunk.length;
         if (!sink) return;
         if (record.size > plan.maxBytes) {
-          // Over the limit: end the upload (the S3 client may not be reading yet, so destroying
-          // the stream could leave it waiting forever); the object is removed below, not kept.
+          // Over the limit: the upload is abandoned (putStream aborts it); the rest is only counted.
           record.objectKey = undefined;
-          sink.end();
+          sink.destroy(new Error('over the size limit'));
           sink = null;
           return;
         }
@@ -97,7 +95,11 @@ export async function receiveMultipart(
         }
       });
       stream.on('end', () => sink?.end());
-      stream.on('error', reject);
+      stream.on('error', (error: Error) => {
+        // The body broke off (e.g. the client hung up): the S3 upload must end too, not wait forever.
+        sink?.destroy(error);
+        reject(error);
+      });
     });
     parser.on('close', resolve);
     parser.on('error', (error: Error) => reject(badRequest(`The multipart body could not be read: ${error.message}`)));
