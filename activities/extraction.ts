@@ -14,6 +14,7 @@ import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
+import { sheetRows } from './documents/sheet-rows.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
@@ -53,23 +54,6 @@ function readAhead(source: Readable): Readable {
 function permanent(error: unknown): never {
   if (error instanceof DocumentError) throw ApplicationFailure.nonRetryable(error.message, 'DocumentError');
   throw error;
-}
-
-async function firstRows(batches: AsyncIterable<string[][]>, limit: number): Promise<string[][]> {
-  const rows: string[][] = [];
-  for await (const batch of batches) {
-    for (const row of batch) {
-      rows.push(row);
-      if (rows.length >= limit) return rows;
-    }
-  }
-  return rows;
-}
-
-async function allRows(batches: AsyncIterable<string[][]>): Promise<string[][]> {
-  const rows: string[][] = [];
-  for await (const batch of batches) rows.push(...batch);
-  return rows;
 }
 
 export function createExtractionActivities({ db, storage }: ExtractionDeps) {
@@ -139,7 +123,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
       const paged = doc.kind === 'pdf' || doc.kind === 'image';
       const sheets: SheetSample[] = [];
       for (const sheet of doc.sheets) {
-        const rows = paged ? await allRows(sheet.batches()) : await firstRows(sheet.batches(), SAMPLE_ROWS);
+        const rows = await sheetRows(sheet, paged ? Infinity : SAMPLE_ROWS);
         sheets.push({ name: sheet.name, page: sheet.page, rows, startMarker: (sheet as { startMarker?: string }).startMarker });
         heartbeat();
       }

@@ -1,6 +1,7 @@
 // Decides which sheets (or detected tables) feed which template table, from the first rows of
 // each: the best header match wins, sheets with the same header are concatenated in order.
 import type { TemplateTable } from '../../lib/template.js';
+import { sheetRows } from '../documents/sheet-rows.js';
 import type { SheetSource } from '../documents/types.js';
 import { matchHeader, normalizeLabel } from './header-match.js';
 
@@ -152,11 +153,7 @@ export function isBlankRow(cells: string[]): boolean {
 /** Every row of each sheet in memory (documents: their detected tables are small). */
 export async function sheetSamples(sheets: SheetSource[]): Promise<SheetSample[]> {
   const samples: SheetSample[] = [];
-  for (const sheet of sheets) {
-    const rows: string[][] = [];
-    for await (const batch of sheet.batches()) rows.push(...batch);
-    samples.push({ name: sheet.name, page: sheet.page, rows, startMarker: sheet.startMarker });
-  }
+  for (const sheet of sheets) samples.push({ name: sheet.name, page: sheet.page, rows: await sheetRows(sheet), startMarker: sheet.startMarker });
   return samples;
 }
 

@@ -11,13 +11,12 @@ import { DocumentError } from '../../activities/documents/errors.js';
 import { readCsvBatches, sniffCsvFormat } from '../../activities/documents/spreadsheet/csv.js';
 import { createChunkDecoder, detectEncoding } from '../../activities/documents/spreadsheet/encoding.js';
 import { openSpreadsheet } from '../../activities/documents/spreadsheet/index.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { SheetSource } from '../../activities/documents/types.js';
 
 async function allRows(sheet: SheetSource | undefined): Promise<string[][]> {
   assert.ok(sheet);
-  const rows: string[][] = [];
-  for await (const batch of sheet.batches()) rows.push(...batch);
-  return rows;
+  return sheetRows(sheet);
 }
 
 let dir = '';

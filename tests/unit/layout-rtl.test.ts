@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPagedDocument } from '../../activities/documents/pages.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { DocumentContent } from '../../activities/documents/types.js';
 import type { PageWord } from '../../activities/documents/layout/geometry.js';
 import { groupLines, lineText } from '../../activities/documents/layout/lines.js';
@@ -27,11 +28,7 @@ async function read(name: string, draw: (p: PageDrawer) => void): Promise<Docume
   return readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
 }
 
-async function rowsOf(doc: DocumentContent, index = 0): Promise<string[][]> {
-  const rows: string[][] = [];
-  for await (const batch of doc.sheets[index]!.batches()) rows.push(...batch);
-  return rows;
-}
+const rowsOf = (doc: DocumentContent, index = 0): Promise<string[][]> => sheetRows(doc.sheets[index]!);
 
 /** What a page shows for right-to-left text typed as `logical`: glyphs reversed, brackets mirrored. */
 function shown(logical: string): string {

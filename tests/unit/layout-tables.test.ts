@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPagedDocument } from '../../activities/documents/pages.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { DocumentContent } from '../../activities/documents/types.js';
 import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 
@@ -22,11 +23,7 @@ async function read(name: string, pages: ((p: PageDrawer) => void)[]): Promise<D
   return readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
 }
 
-async function rowsOf(doc: DocumentContent, index = 0): Promise<string[][]> {
-  const rows: string[][] = [];
-  for await (const batch of doc.sheets[index]!.batches()) rows.push(...batch);
-  return rows;
-}
+const rowsOf = (doc: DocumentContent, index = 0): Promise<string[][]> => sheetRows(doc.sheets[index]!);
 
 test('ruled table: grid lines give rows and columns', async () => {
   const doc = await read('ruled', [

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { readPagedDocument } from '../../activities/documents/pages.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import { turnGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { turnPoint, turnRulings } from '../../activities/documents/ocr/ocr-geometry.js';
 import { mayBeTurned } from '../../activities/documents/ocr/ocr-page.js';
@@ -54,11 +55,7 @@ after(async () => {
 async function tablesOf(path: string): Promise<string[][][]> {
   const doc = await readPagedDocument(path, 'image', { guidance });
   const tables: string[][][] = [];
-  for (const sheet of doc.sheets) {
-    const rows: string[][] = [];
-    for await (const batch of sheet.batches()) rows.push(...batch);
-    tables.push(rows);
-  }
+  for (const sheet of doc.sheets) tables.push(await sheetRows(sheet));
   return tables;
 }
 

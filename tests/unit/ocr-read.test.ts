@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { readPagedDocument } from '../../activities/documents/pages.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import { tiffPage, tiffPageCount } from '../../activities/documents/ocr/images.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 
@@ -56,9 +57,7 @@ function assertNearlyExpected(rows: string[][]): void {
 
 async function rowsOf(path: string, kind: 'pdf' | 'image', extra: { pages?: number[]; ocr?: 'always' } = {}): Promise<{ rows: string[][]; pages: number }> {
   const doc = await readPagedDocument(path, kind, { guidance: { ...guidance, pages: extra.pages }, ocr: extra.ocr });
-  const rows: string[][] = [];
-  for await (const batch of doc.sheets[0]?.batches() ?? []) rows.push(...batch);
-  return { rows, pages: doc.pageCount };
+  return { rows: doc.sheets[0] ? await sheetRows(doc.sheets[0]) : [], pages: doc.pageCount };
 }
 
 test('PNG of a rendered page: exact rows through tesseract', async () => {

@@ -7,13 +7,12 @@ import * as XLSX from '@e965/xlsx';
 import { DocumentError } from '../../activities/documents/errors.js';
 import { classifyWorkbookBytes, openSpreadsheet } from '../../activities/documents/spreadsheet/index.js';
 import { renderCell } from '../../activities/documents/spreadsheet/xls.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { SheetSource } from '../../activities/documents/types.js';
 
 async function allRows(sheet: SheetSource | undefined): Promise<string[][]> {
   assert.ok(sheet);
-  const rows: string[][] = [];
-  for await (const batch of sheet.batches()) rows.push(...batch);
-  return rows;
+  return sheetRows(sheet);
 }
 
 let dir = '';

@@ -7,13 +7,10 @@ import ExcelJS from 'exceljs';
 import { DocumentError } from '../../activities/documents/errors.js';
 import { openSpreadsheet } from '../../activities/documents/spreadsheet/index.js';
 import { columnIndex } from '../../activities/documents/spreadsheet/xlsx-sheet.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { SheetSource } from '../../activities/documents/types.js';
 
-async function allRows(sheet: SheetSource): Promise<string[][]> {
-  const rows: string[][] = [];
-  for await (const batch of sheet.batches()) rows.push(...batch);
-  return rows;
-}
+const allRows = (sheet: SheetSource) => sheetRows(sheet);
 
 let dir = '';
 before(async () => {
