@@ -55,38 +55,40 @@ function fillEdges(o: Open, pageArea: number, out: PixelRule[]): void {
  */
 function groupRuns(runs: readonly (number[] | undefined)[], area: number, maxThickness: number, horizontal: boolean): PixelRule[] {
   const out: PixelRule[] = [];
-  let open: Open[] = [];
-  const close = (o: Open): void => {
+  // Pieces of one rule cover about the same span line after line; a block that merely touches a
+  // rule (a dark band against a border) is another shape.
+  joinRuns(runs.length, (r) => runs[r], 0.5, true, (o) => {
     const thickness = o.last - o.first + 1;
     const length = o.x1 - o.x0;
     if (thickness <= maxThickness && length >= MIN_ELONGATION * thickness) {
       out.push({ horizontal, at: (o.first + o.last + 1) / 2, from: o.x0, to: o.x1, first: o.first, last: o.last });
     } else if (horizontal && thickness > maxThickness) fillEdges(o, area, out);
-  };
-  for (let r = 0; r < runs.length; r++) {
-    const line = runs[r];
+  });
+  return out;
+}
+
+/**
+ * Follows runs (flat [start, end, ...] per line) across consecutive lines: a run continues the
+ * open shape of the line before that it overlaps by at least `share` of the longer of the two
+ * (widening the shape to it when `widen`); a shape no run continues is handed to `close`.
+ */
+function joinRuns(lines: number, runsOf: (line: number) => readonly number[] | undefined, share: number, widen: boolean, close: (o: Open) => void): void {
+  let open: Open[] = [];
+  for (let r = 0; r < lines; r++) {
+    const line = runsOf(r);
     if (!line && open.length === 0) continue;
     const next: Open[] = [];
     for (let i = 0; line && i < line.length; i += 2) {
       const start = line[i]!;
       const end = line[i + 1]!;
-      // continue an open rule of the line before that this run overlaps mostly
-      let joined = -1;
-      for (let k = 0; k < open.length; k++) {
-        const o = open[k]!;
-        const overlap = Math.min(o.x1, end) - Math.max(o.x0, start);
-        // Pieces of one rule cover about the same span line after line; a block that merely
-        // touches a rule (a dark band against a border) is another shape.
-        if (overlap >= 0.5 * Math.max(o.x1 - o.x0, end - start)) {
-          joined = k;
-          break;
-        }
-      }
+      const joined = open.findIndex((o) => Math.min(o.x1, end) - Math.max(o.x0, start) >= share * Math.max(o.x1 - o.x0, end - start));
       if (joined >= 0) {
         const o = open[joined]!;
         open.splice(joined, 1);
-        if (start < o.x0) o.x0 = start;
-        if (end > o.x1) o.x1 = end;
+        if (widen) {
+          if (start < o.x0) o.x0 = start;
+          if (end > o.x1) o.x1 = end;
+        }
         o.last = r;
         next.push(o);
       } else next.push({ x0: start, x1: end, first: r, last: r });
@@ -95,7 +97,6 @@ function groupRuns(runs: readonly (number[] | undefined)[], area: number, maxThi
     open = next;
   }
   for (const o of open) close(o);
-  return out;
 }
 
 /**
@@ -155,52 +156,36 @@ const MIN_GREY_SHARE = 0.6;
  */
 function scanShading(data: Uint8Array, width: number, height: number, minLength: number, maxThickness: number, minFill: number): PixelRule[] {
   const out: PixelRule[] = [];
-  let open: Open[] = [];
   const pageArea = width * height;
-  const close = (o: Open): void => {
+  joinRuns(height, (r) => shadedRuns(data, r * width, width, minLength), 0.8, false, (o) => {
     const thickness = o.last - o.first + 1;
     const length = o.x1 - o.x0;
     if (thickness >= minFill) fillEdges(o, pageArea, out);
     else if (thickness <= maxThickness && length >= MIN_ELONGATION * thickness) {
       out.push({ horizontal: true, at: (o.first + o.last + 1) / 2, from: o.x0, to: o.x1, first: o.first, last: o.last });
     }
-  };
-  for (let r = 0; r < height; r++) {
-    const base = r * width;
-    const next: Open[] = [];
-    let c = 0;
-    while (c < width) {
-      if (data[base + c]! >= PAPER) {
-        c++;
-        continue;
-      }
-      const start = c;
-      let grey = 0;
-      while (c < width && data[base + c]! < PAPER) {
-        if (data[base + c]! >= INK) grey++;
-        c++;
-      }
-      const end = c;
-      if (end - start < minLength || grey < MIN_GREY_SHARE * (end - start)) continue;
-      let joined: Open | undefined;
-      for (const o of open) {
-        const overlap = Math.min(o.x1, end) - Math.max(o.x0, start);
-        if (overlap >= 0.8 * Math.max(o.x1 - o.x0, end - start)) {
-          joined = o;
-          break;
-        }
-      }
-      if (joined) {
-        open.splice(open.indexOf(joined), 1);
-        joined.last = r;
-        next.push(joined);
-      } else next.push({ x0: start, x1: end, first: r, last: r });
-    }
-    for (const o of open) close(o);
-    open = next;
-  }
-  for (const o of open) close(o);
+  });
   return out;
+}
+
+/** Runs of shading along one row of pixels (from `base`), at least `minLength` long and mostly grey. */
+function shadedRuns(data: Uint8Array, base: number, width: number, minLength: number): number[] | undefined {
+  let runs: number[] | undefined;
+  let c = 0;
+  while (c < width) {
+    if (data[base + c]! >= PAPER) {
+      c++;
+      continue;
+    }
+    const start = c;
+    let grey = 0;
+    while (c < width && data[base + c]! < PAPER) {
+      if (data[base + c]! >= INK) grey++;
+      c++;
+    }
+    if (c - start >= minLength && grey >= MIN_GREY_SHARE * (c - start)) (runs ??= []).push(start, c);
+  }
+  return runs;
 }
 
 // A short run along the tops of bold letters (the x-height line, bridged from glyph to glyph:
