@@ -16,6 +16,7 @@ import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
 import { sheetRows } from './documents/sheet-rows.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
+import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
 import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
@@ -83,9 +84,17 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
     if (extraction.fileKind !== 'csv' && extraction.fileKind !== 'tsv') return null;
     const stored = await storage.stat(extraction.objectKey);
     if (!stored) throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+    // The readers look at the first bytes twice (workbook or text, then encoding and delimiter):
+    // one ranged read serves both.
+    let first: Promise<Buffer> | undefined;
     const source: ByteSource = {
       size: stored.size,
-      head: async (length) => (stored.size === 0 ? Buffer.alloc(0) : storage.getHead(extraction.objectKey, Math.min(length, stored.size))),
+      head: async (length) => {
+        if (stored.size === 0) return Buffer.alloc(0);
+        if (length > SNIFF_BYTES) return storage.getHead(extraction.objectKey, Math.min(length, stored.size));
+        first ??= storage.getHead(extraction.objectKey, Math.min(SNIFF_BYTES, stored.size));
+        return (await first).subarray(0, length);
+      },
       stream: async (start) => readAhead(await storage.getStream(extraction.objectKey, start)),
     };
     const { openTextSpreadsheet, sheetNameFromPath } = await import('./documents/spreadsheet/index.js');

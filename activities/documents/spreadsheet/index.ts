@@ -10,7 +10,7 @@ import { openWithSheetJs } from './xls.js';
 import { openXlsx } from './xlsx.js';
 
 export { CsvParser } from './csv-parser.js';
-export { fileByteSource, openCsv, readCsvBatches, sniffCsvFormat, type ByteSource, type CsvFormat } from './csv.js';
+export { openCsv, readCsvBatches, sniffCsvFormat, type ByteSource, type CsvFormat } from './csv.js';
 export { detectDelimiter } from './delimiter.js';
 
 export async function openSpreadsheet(
