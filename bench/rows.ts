@@ -1,11 +1,11 @@
 // Bench of the spreadsheet pipeline: 500k×10 CSV upload → completed against Postgres COPY of the
 // same file, filtered row-page latency, and the API's peak RSS while a 1 GB upload streams in.
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -64,11 +64,11 @@ export async function copyBaseline(databaseUrl: string, path: string): Promise<n
 }
 
 /**
- * POSTs a multipart form with the file streamed from disk, as `curl -F file=@PATH` does. (undici's
- * fetch with a FormData body spends ~0.8 s of its own CPU encoding 50 MB, which is the client's
- * cost, not the service's.)
+ * POSTs a multipart form whose file part is streamed from `file` (`size` bytes), as `curl -F
+ * file=@PATH` does. (undici's fetch with a FormData body spends ~0.8 s of its own CPU encoding
+ * 50 MB, which is the client's cost, not the service's.)
  */
-export async function uploadFile(baseUrl: string, key: string, fields: Record<string, string>, path: string, fileName: string): Promise<{ status: number; body: any }> {
+export async function uploadFile(baseUrl: string, key: string, fields: Record<string, string>, file: Readable, size: number, fileName: string): Promise<{ status: number; body: any }> {
   const boundary = `----distill${Date.now()}`;
   const head = Buffer.from(
     Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
@@ -79,7 +79,7 @@ export async function uploadFile(baseUrl: string, key: string, fields: Record<st
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + statSync(path).size + tail.length },
+      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -88,7 +88,6 @@ export async function uploadFile(baseUrl: string, key: string, fields: Record<st
     });
     req.on('error', reject);
     req.write(head);
-    const file = createReadStream(path, { highWaterMark: 1 << 20 });
     file.pipe(req, { end: false });
     file.on('error', reject);
     file.on('end', () => req.end(tail));
@@ -97,7 +96,7 @@ export async function uploadFile(baseUrl: string, key: string, fields: Record<st
 
 export async function uploadToCompleted(api: ApiClient, templateId: string, path: string): Promise<{ seconds: number; uploadSeconds: number; extractionId: string }> {
   const started = performance.now();
-  const res = await uploadFile(api.baseUrl, api.key!, { template_id: templateId }, path, 'bench.csv');
+  const res = await uploadFile(api.baseUrl, api.key!, { template_id: templateId }, createReadStream(path, { highWaterMark: 1 << 20 }), statSync(path).size, 'bench.csv');
   if (res.status !== 202) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`);
   const uploadSeconds = (performance.now() - started) / 1000;
   const done = await api.waitForExtraction(res.body.id, 600_000, 50);
@@ -148,33 +147,18 @@ function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 /** Streams `bytes` of generated CSV to the API (to an unknown template, so nothing is processed). */
 export async function uploadRssPeak(baseUrl: string, key: string, apiPid: number, bytes = 1_000_000_000): Promise<{ peakMb: number; beforeMb: number; seconds: number }> {
   const beforeMb = procStatusKb(apiPid, 'VmRSS') / 1024;
-  const boundary = '----distillbench';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="template_id"\r\n\r\ntpl_not_there\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
   const line = Buffer.from('1234567,SKU-1,Some item name,3,12.5,37.50,2024-01-01,someone@example.com,open,note\n');
   const block = Buffer.concat(Array.from({ length: Math.floor((1 << 20) / line.length) }, () => line));
   let sent = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent === 0) controller.enqueue(Buffer.from(head));
-      if (sent >= bytes) {
-        controller.enqueue(Buffer.from(tail));
-        controller.close();
-        return;
-      }
+  const body = new Readable({
+    read() {
       const piece = block.subarray(0, Math.min(block.length, bytes - sent));
       sent += piece.length;
-      controller.enqueue(piece);
+      this.push(piece.length ? piece : null);
     },
   });
   const started = performance.now();
-  const res = await fetch(`${baseUrl}/v2/extractions/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    body,
-    duplex: 'half',
-  } as RequestInit & { duplex: 'half' });
-  await res.text();
+  const res = await uploadFile(baseUrl, key, { template_id: 'tpl_not_there' }, body, bytes, 'big.csv');
   if (res.status !== 404) throw new Error(`expected the unknown template to be refused after streaming, got ${res.status}`);
   return { peakMb: procStatusKb(apiPid, 'VmHWM') / 1024, beforeMb, seconds: (performance.now() - started) / 1000 };
 }
