@@ -41,14 +41,25 @@ fi
 db_url="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/distill}"
 if ! pg_isready -q -d "$db_url" 2>/dev/null; then
   if [ -z "${DATABASE_URL:-}" ]; then
-    if ! command -v pg_ctlcluster >/dev/null; then apt_install postgresql; fi
+    installed_pg=0
+    if ! command -v pg_ctlcluster >/dev/null; then apt_install postgresql; installed_pg=1; fi
     cluster=$(ls /etc/postgresql 2>/dev/null | sort -V | tail -1)
     [ -n "$cluster" ] && { $SUDO pg_ctlcluster --skip-systemctl-redirect "$cluster" main start 2>/dev/null || true; }
     for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
     pg_isready -q -h 127.0.0.1 -p 5432 || die "PostgreSQL is not answering on 127.0.0.1:5432"
     # The embedded default connects as postgres without a password over TCP.
-    if ! psql -h 127.0.0.1 -U postgres -c 'select 1' -qtA >/dev/null 2>&1; then
-      say "note: local TCP logins need trust auth for user postgres (see README), or set DATABASE_URL"
+    if ! psql -w -h 127.0.0.1 -U postgres -c 'select 1' -qtA >/dev/null 2>&1; then
+      hba="/etc/postgresql/$cluster/main/pg_hba.conf"
+      if [ $installed_pg = 1 ] && [ -f "$hba" ]; then
+        # A cluster this script just installed serves nothing else yet: let user postgres in
+        # from this machine over TCP without a password, as the default DATABASE_URL expects.
+        say "allowing local TCP logins as postgres without a password in $hba (set DATABASE_URL to use a password instead)"
+        $SUDO sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
+        $SUDO pg_ctlcluster --skip-systemctl-redirect "$cluster" main reload
+        psql -w -h 127.0.0.1 -U postgres -c 'select 1' -qtA >/dev/null 2>&1 || die "PostgreSQL still refuses postgres@127.0.0.1; set DATABASE_URL"
+      else
+        say "note: local TCP logins need trust auth for user postgres (see README), or set DATABASE_URL"
+      fi
     fi
   else
     say "warning: DATABASE_URL does not answer yet"
