@@ -14,13 +14,12 @@ import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
-import { sheetRows } from './documents/sheet-rows.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
 import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
-import { isBlankRow, planTables, projectRow, type SheetSample } from './mapping/plan.js';
+import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
 import { deleteExtractionTables, TableWriter } from './rows/table-writer.js';
 import { TableValidator } from './validation/validate.js';
 
@@ -130,12 +129,8 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
           .catch(() => {});
       });
       const paged = doc.kind === 'pdf' || doc.kind === 'image';
-      const sheets: SheetSample[] = [];
-      for (const sheet of doc.sheets) {
-        const rows = await sheetRows(sheet, paged ? Infinity : SAMPLE_ROWS);
-        sheets.push({ name: sheet.name, page: sheet.page, rows, startMarker: (sheet as { startMarker?: string }).startMarker });
-        heartbeat();
-      }
+      const sheets = await sheetSamples(doc.sheets, paged ? Infinity : SAMPLE_ROWS);
+      heartbeat();
       const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
       log.info('document analyzed', { extraction_id: extractionId, kind: doc.kind, pages: doc.pageCount, sheets: sheets.length, ms: Math.round(performance.now() - started) });
 
@@ -195,8 +190,8 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
             for await (const batch of batches) {
               for (const cells of batch) {
                 const at = rowIndex++;
-                if (at <= source.headerRow || isBlankRow(cells)) continue;
-                if (writer.add(projectRow(cells, source.columnToCell))) await writer.flush();
+                const row = plannedRow(source, at, cells);
+                if (row && writer.add(row)) await writer.flush();
               }
               heartbeat();
             }

@@ -150,19 +150,25 @@ export function isBlankRow(cells: string[]): boolean {
   return true;
 }
 
-/** Every row of each sheet in memory (documents: their detected tables are small). */
-export async function sheetSamples(sheets: SheetSource[]): Promise<SheetSample[]> {
+/** Each sheet's first `limit` rows (all by default) in memory: documents' detected tables are small. */
+export async function sheetSamples(sheets: SheetSource[], limit = Infinity): Promise<SheetSample[]> {
   const samples: SheetSample[] = [];
-  for (const sheet of sheets) samples.push({ name: sheet.name, page: sheet.page, rows: await sheetRows(sheet), startMarker: sheet.startMarker });
+  for (const sheet of sheets) samples.push({ name: sheet.name, page: sheet.page, rows: await sheetRows(sheet, limit), startMarker: sheet.startMarker });
   return samples;
 }
 
-/** The rows loadTables writes for one planned table from in-memory samples: each source's rows below its header, blank rows skipped. */
+/** The template row a source's row `at` gives, or null for its header (and above) and blank rows. */
+export function plannedRow(source: SheetPlan, at: number, cells: string[]): string[] | null {
+  return at <= source.headerRow || isBlankRow(cells) ? null : projectRow(cells, source.columnToCell);
+}
+
+/** The rows loadTables writes for one planned table, from in-memory samples. */
 export function plannedRows(samples: readonly SheetSample[], plan: TablePlan | undefined): string[][] {
   const rows: string[][] = [];
   for (const source of plan?.sources ?? []) {
     samples[source.sheet]!.rows.forEach((cells, at) => {
-      if (at > source.headerRow && !isBlankRow(cells)) rows.push(projectRow(cells, source.columnToCell));
+      const row = plannedRow(source, at, cells);
+      if (row) rows.push(row);
     });
   }
   return rows;
