@@ -1,12 +1,13 @@
 // Flow runs (spec 2.6, 3.2, 4.9, 4.10): listing, reading, the review decision (a Temporal
 // Update to the run's workflow), reruns of failed runs, and the files export steps wrote.
 // Registered before the flow routes so `/v2/flows/runs` is not read as a flow id.
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { exportObjectKey, rerunFlowRun, RunStartError, RunStateError, RUN_STATUSES } from '../../lib/flow-runs.js';
 import { workflowIds } from '../../lib/temporal.js';
-import { reviewUpdate } from '../../workflows/flow-run.js';
+import { reviewUpdate, type ReviewInput } from '../../workflows/flow-run.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { ApiError, conflict, errorResponses, notFound } from '../errors.js';
 import { FlowRunDetailSchema, FlowRunSchema, RUN_BASE_COLUMNS, runBase, runDetail } from '../flow-run-body.js';
@@ -102,12 +103,21 @@ export function flowRunRoutes({ db, storage, temporal, env }: AppDeps) {
       const run = await find(workspaceId, c.req.valid('param').id);
       if (run.status !== 'review') throw conflict(`Flow run is ${run.status}; it is not waiting for review`);
       const { decision, comment } = c.req.valid('json');
+      const handle = temporal.workflow.getHandle(workflowIds.flowRun(run.id));
+      const review: ReviewInput = { decision, comment: comment ?? null, reviewer: { workspace_id: workspaceId, api_key_id: c.get('apiKeyId') ?? null } };
+      const options: { updateId: string; args: [ReviewInput] } = { updateId: randomUUID(), args: [review] };
+      const deadline = Date.now() + UPDATE_DEADLINE_MS;
       try {
-        await temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-          temporal.workflow.getHandle(workflowIds.flowRun(run.id)).executeUpdate(reviewUpdate, {
-            args: [{ decision, comment: comment ?? null, reviewer: { workspace_id: workspaceId, api_key_id: c.get('apiKeyId') ?? null } }],
-          }),
-        );
+        for (;;) {
+          try {
+            await temporal.withDeadline(deadline, () => handle.executeUpdate(reviewUpdate, options));
+            break;
+          } catch (error) {
+            // One call can time out before the update is taken (a restarted worker has not picked up
+            // the run yet): ask again with the same update id, which Temporal answers only once.
+            if (!(error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) || Date.now() > deadline - 1000) throw error;
+          }
+        }
       } catch (error) {
         if (error instanceof WorkflowUpdateFailedError) throw conflict(error.cause?.message ?? error.message);
         if (error instanceof WorkflowNotFoundError) throw conflict('Flow run is not waiting for review');
