@@ -16,7 +16,7 @@ import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
-import type { DocumentContent, FileKind, Guidance, TextLine } from './documents/types.js';
+import type { DocumentContent, FileKind, Guidance, OcrSettings, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
 import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
@@ -26,6 +26,8 @@ import { TableValidator } from './validation/validate.js';
 export interface ExtractionDeps {
   db: Database;
   storage: Storage;
+  /** the worker's OCR languages and page concurrency; defaults otherwise (English, two pages) */
+  ocr?: OcrSettings;
 }
 
 /** What analyzeDocument stores in S3 for loadTables. Spreadsheets keep samples only. */
@@ -56,7 +58,7 @@ function permanent(error: unknown): never {
   throw error;
 }
 
-export function createExtractionActivities({ db, storage }: ExtractionDeps) {
+export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps) {
   const { prisma, pool } = db;
 
   async function load(extractionId: string) {
@@ -106,7 +108,7 @@ export function createExtractionActivities({ db, storage }: ExtractionDeps) {
       const text = await openTextFromStorage(extraction);
       if (text) return text;
       const path = await localCopy(extraction);
-      return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage });
+      return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage, ocrSettings: ocr });
     } catch (error) {
       return permanent(error);
     }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { temporalDevConfig } from './dev-config.js';
+import { parseLanguageList } from './languages.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -40,6 +41,11 @@ function envSchema() {
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     /** Pages OCRed at once per worker; tesseract runs single-threaded per page. */
     OCR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Tesseract languages scans are read in unless an upload's guidance names others ("spa+eng"). */
+    OCR_LANGUAGES: z
+      .string()
+      .default('eng')
+      .transform((text, ctx) => parseLanguageList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected tesseract language names joined with + (for example spa+eng)' }), z.NEVER)),
     WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).default(8),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   });

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import { installedLanguages } from '../activities/documents/ocr/tesseract.js';
 import { createDatabase } from '../lib/db.js';
 import { env } from '../lib/env.js';
 import { log } from '../lib/log.js';
@@ -27,7 +28,7 @@ const worker = await Worker.create({
   namespace: e.TEMPORAL_NAMESPACE,
   taskQueue: e.TEMPORAL_TASK_QUEUE,
   ...workflowSource,
-  activities: createActivities({ db, storage }),
+  activities: createActivities({ db, storage, ocr: { languages: e.OCR_LANGUAGES, parallelPages: e.OCR_CONCURRENCY } }),
   maxConcurrentActivityTaskExecutions: e.WORKER_MAX_ACTIVITIES,
   // On SIGTERM/SIGINT (the Runtime's default shutdown signals) the worker stops polling and lets
   // running activities finish for up to this long before it exits.
@@ -35,6 +36,10 @@ const worker = await Worker.create({
 });
 
 log.info('worker started', { task_queue: e.TEMPORAL_TASK_QUEUE, namespace: e.TEMPORAL_NAMESPACE });
+// Said once at start: otherwise each scanned document would be the first to find out.
+const installed = await installedLanguages();
+const missingLanguages = e.OCR_LANGUAGES.filter((l) => !installed.has(l));
+if (missingLanguages.length) log.warn('OCR_LANGUAGES not installed: scanned pages will fail until they are', { missing: missingLanguages, installed: [...installed] });
 try {
   await worker.run();
 } finally {

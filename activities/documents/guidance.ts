@@ -3,6 +3,8 @@
 //   date_format: DD/MM/YYYY how ambiguous dates are read when validating
 //   decimal_separator: ,    numbers like 1.234,50
 //   table_start.<table_key>: Text   the table begins after the line holding this text
+//   language: spa+eng       tesseract languages for scans and images (installed on the worker)
+import { parseLanguageList } from '../../lib/languages.js';
 import type { Guidance } from './types.js';
 
 function parsePages(value: string): number[] | undefined {
@@ -32,6 +34,7 @@ export function parseGuidance(text: string | null | undefined): Guidance {
       else if (value === '.' || /^(dot|period|point)$/i.test(value)) guidance.decimalSeparator = '.';
     } else if (key.startsWith('table_start.')) guidance.tableStart[key.slice('table_start.'.length)] = value;
     else if (key === 'table_start') guidance.tableStart['*'] = value;
+    else if (key === 'language' || key === 'languages') guidance.languages = parseLanguageList(value);
   }
   return guidance;
 }

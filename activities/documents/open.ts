@@ -1,12 +1,12 @@
 // Opens a stored document of any supported kind as the common document model.
 // Readers load on first use: a worker that only sees spreadsheets never loads pdf.js.
-import type { DocumentContent, FileKind, Guidance, ProgressReporter } from './types.js';
+import type { DocumentContent, FileKind, Guidance, OcrSettings, ProgressReporter } from './types.js';
 
 export async function openDocument(
   path: string,
   kind: FileKind,
   extension: string,
-  options: { guidance: Guidance; onProgress?: ProgressReporter },
+  options: { guidance: Guidance; onProgress?: ProgressReporter; ocrSettings?: OcrSettings },
 ): Promise<DocumentContent> {
   if (kind === 'pdf' || kind === 'image') {
     const { readPagedDocument } = await import('./pages.js');

@@ -1,8 +1,8 @@
 // Entry point for paged documents (PDFs and images): pages -> words and rules (text layer or
 // OCR) -> tables and text lines.
-import type { DocumentContent, Guidance, ProgressReporter, SheetSource } from './types.js';
+import type { DocumentContent, Guidance, OcrSettings, ProgressReporter, SheetSource } from './types.js';
 import { layoutDocument } from './layout/document.js';
-import { readPdf } from './pdf/read-pdf.js';
+import { DEFAULT_OCR, readPdf } from './pdf/read-pdf.js';
 import { readImage } from './ocr/read-image.js';
 
 export { DocumentError } from './errors.js';
@@ -12,12 +12,15 @@ const BATCH_ROWS = 2000;
 export async function readPagedDocument(
   path: string,
   kind: 'pdf' | 'image',
-  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always' },
+  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always'; ocrSettings?: OcrSettings },
 ): Promise<DocumentContent> {
+  // The upload's `language` guidance wins over the worker's default languages.
+  const base = opts.ocrSettings ?? DEFAULT_OCR;
+  const settings = { ...base, languages: opts.guidance.languages ?? base.languages };
   const read =
     kind === 'pdf'
-      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', onProgress: opts.onProgress })
-      : await readImage(path, { pages: opts.guidance.pages, onProgress: opts.onProgress });
+      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', settings, onProgress: opts.onProgress })
+      : await readImage(path, { pages: opts.guidance.pages, settings, onProgress: opts.onProgress });
   const layout = layoutDocument(read.pages);
   const sheets: SheetSource[] = layout.tables.map((t) => ({
     name: t.name,

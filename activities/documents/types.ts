@@ -49,6 +49,14 @@ export interface Guidance {
   decimalSeparator?: '.' | ',';
   /** template table key -> text that marks where that table starts */
   tableStart: Record<string, string>;
+  /** tesseract languages for this document's scans, instead of the worker's OCR_LANGUAGES */
+  languages?: string[];
+}
+
+/** How a worker reads pictures: its default tesseract languages and how many pages at once. */
+export interface OcrSettings {
+  languages: string[];
+  parallelPages: number;
 }
 
 export interface ProgressReporter {

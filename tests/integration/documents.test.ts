@@ -64,8 +64,8 @@ after(async () => {
   await app?.stop();
 });
 
-async function extractFile(path: string, name: string, template = templateId) {
-  const res = await api.upload('/v2/extractions/upload', fileForm({ template_id: template }, { name, content: new Uint8Array(await readFile(path)) }));
+async function extractFile(path: string, name: string, template = templateId, parts: Record<string, string> = {}) {
+  const res = await api.upload('/v2/extractions/upload', fileForm({ template_id: template, ...parts }, { name, content: new Uint8Array(await readFile(path)) }));
   assert.equal(res.status, 202, res.text);
   return api.waitForExtraction(res.body.id, 180_000);
 }
@@ -88,6 +88,13 @@ describe('documents', () => {
     const rows = e.data.tables.items.rows.map((r: any) => r.values.description);
     assert.deepEqual(rows, ROWS.map((r) => r[0]));
     assert.equal(e.data.fields.values.invoice_number, 'INV-2024-001');
+  });
+
+  it('fails a scan at once when its guidance names an OCR language the worker lacks', async () => {
+    const e = await extractFile(join(dir, 'scan.png'), 'scan.png', templateId, { guidance: 'Read carefully.\nlanguage: xx_missing+eng' });
+    assert.equal(e.status, 'failed');
+    assert.match(e.error, /^OCR language 'xx_missing' is not installed on the worker \(installed: .*\beng\b/);
+    assert.equal(e.status_history.at(-1).message, e.error);
   });
 
   it('chooses the invoice template for template_id=auto', async () => {

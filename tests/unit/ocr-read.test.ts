@@ -11,6 +11,8 @@ import { readPagedDocument } from '../../activities/documents/pages.js';
 import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import { tiffPage, tiffPageCount } from '../../activities/documents/ocr/images.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
+import { parseGuidance } from '../../activities/documents/guidance.js';
+import { DocumentError } from '../../activities/documents/errors.js';
 
 let dir = '';
 const guidance = { tableStart: {} };
@@ -92,6 +94,21 @@ test('a PDF page with no text layer is OCRed', async () => {
   await writeFile(join(dir, 'scan.pdf'), await doc.save());
   const { rows } = await rowsOf(join(dir, 'scan.pdf'), 'pdf');
   assertNearlyExpected(rows);
+});
+
+test('language guidance: a Spanish scan read in Spanish keeps its accents; a missing language fails clearly', async () => {
+  const names = [['Nombre', 'Provincia'], ['María Núñez', 'Córdoba'], ['José Pérez', 'Tucumán'], ['Raúl Ibáñez', 'Entre Ríos']];
+  await makePdf(join(dir, 'es.pdf'), [(p) => names.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 300][c]!, 100 + r * 26, { size: 14, bold: r === 0 })))]);
+  execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(dir, 'es.pdf'), join(dir, 'es')]);
+  const read = async (hints: string): Promise<string[][]> => {
+    const doc = await readPagedDocument(join(dir, 'es.png'), 'image', { guidance: parseGuidance(hints) });
+    return sheetRows(doc.sheets[0]!);
+  };
+  assert.deepEqual(await read('language: spa'), names);
+  // English, the default, reads most accented letters as plain ones ("Maria Nunez").
+  const english = (await read('')).flat();
+  assert.ok(english.filter((cell) => names.flat().includes(cell)).length < names.flat().length - 2, english.join(' | '));
+  await assert.rejects(read('language: xx_missing+eng'), (error: unknown) => error instanceof DocumentError && /OCR language 'xx_missing' is not installed on the worker \(installed: .*eng/u.test(error.message));
 });
 
 function twoPageTiff(pgm: Buffer): Uint8Array {

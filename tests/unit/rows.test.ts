@@ -71,6 +71,12 @@ describe('guidance', () => {
     const g = parseGuidance('Please be careful.\npages: 1-3, 5\ndate_format: DD/MM/YYYY\ndecimal_separator: ,\ntable_start.items: Line items');
     assert.deepEqual(g, { pages: [1, 2, 3, 5], dateFormat: 'DD/MM/YYYY', decimalSeparator: ',', tableStart: { items: 'Line items' } });
   });
+  it('reads OCR languages as tesseract names, and ignores a malformed list', () => {
+    assert.deepEqual(parseGuidance('language: spa').languages, ['spa']);
+    assert.deepEqual(parseGuidance('Languages: deu+eng, deu').languages, ['deu', 'eng']);
+    assert.deepEqual(parseGuidance('language: script/Latin').languages, ['script/Latin']);
+    assert.equal(parseGuidance('language: spanish please!').languages, undefined);
+  });
 });
 
 describe('template keys', () => {

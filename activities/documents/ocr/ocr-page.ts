@@ -35,8 +35,9 @@ export interface OcrSource {
   workDir: string;
 }
 
-export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
-  return source.gray ? readPixels(source.gray, source, pageNumber, dpi) : readFile(source, pageNumber, dpi);
+/** `lang`: tesseract's -l argument for the document ("eng", "spa+eng"); see languageArgument. */
+export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, lang = 'eng'): Promise<PageGeometry> {
+  return source.gray ? readPixels(source.gray, source, pageNumber, dpi, lang) : readFile(source, pageNumber, dpi, lang);
 }
 
 /** Whether a reading looks like that of a turned page or of another script (in whole or in part). */
@@ -71,7 +72,7 @@ type Turn = PageOrientation['rotate'];
 // When orientation detection finds too little text to answer, the other turns are tried.
 const ALL_TURNS: Turn[] = [180, 90, 270];
 
-async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number, dpi: number, base: string): Promise<PageGeometry> {
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly.
   const cleaned = rules.length ? eraseRules(gray, rules, true) : gray;
@@ -85,8 +86,8 @@ async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number
   const written: string[] = [];
   try {
     // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
-    let page = await recognize(input, 11, 'eng', { darkOnLight: true });
-    let lang = 'eng';
+    let page = await recognize(input, 11, base, { darkOnLight: true });
+    let lang = base;
     if (mayBeTurned(page)) {
       // A poor reading: the page may be turned, or written in another script. Orientation and
       // script detection (psm 0) tells which. A turned page is turned upright here (pixels and
@@ -99,7 +100,7 @@ async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number
         const path = join(source.workDir, `ocr-turned-${pageNumber}-${clockwise}.pgm`);
         written.push(path);
         await writePgm(path, image);
-        const read = await recognize(path, 11, 'eng', { darkOnLight: true });
+        const read = await recognize(path, 11, base, { darkOnLight: true });
         if (meanConfidence(read) > meanConfidence(page)) {
           page = read;
           view = { image, input: path, rulings: turnRulings(rulings, clockwise, cleaned.width, cleaned.height), turned: true };
@@ -107,12 +108,12 @@ async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number
         }
       }
       const other = osd && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
-      if (other) {
+      if (other && !base.split('+').includes(other)) {
         const read = await recognize(view.input, 11, other, { darkOnLight: true });
         if (meanConfidence(read) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(read) : read, other];
       }
     }
-    if (lang === 'eng' && !doubtful(page) && partlyForeign(page)) {
+    if (lang === base && !doubtful(page) && partlyForeign(page)) {
       page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
     }
     if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
@@ -132,19 +133,19 @@ async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number
  * reading is checked with orientation and script detection; a turned page is read again with
  * psm 1 (orientation corrected, word boxes still in this picture's pixels: ocrGeometry turns them).
  */
-async function readFile(source: OcrSource, pageNumber: number, dpi: number): Promise<PageGeometry> {
+async function readFile(source: OcrSource, pageNumber: number, dpi: number, base: string): Promise<PageGeometry> {
   const input = source.path;
   if (!input) throw new Error('ocrImage needs a file or decoded pixels');
-  let page = await recognize(input, 11, 'eng');
+  let page = await recognize(input, 11, base);
   let turns: number | undefined;
   if (mayBeTurned(page)) {
     const osd = await detectOrientation(input);
     const other = osd?.rotate === 0 && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
-    if (other) {
+    if (other && !base.split('+').includes(other)) {
       const read = await recognize(input, 11, other);
       if (meanConfidence(read) > meanConfidence(page)) page = unspaced(other) ? joinUnspaced(read) : read;
     } else if (!osd || osd.rotate !== 0) {
-      const oriented = await recognize(input, 1);
+      const oriented = await recognize(input, 1, base);
       if (meanConfidence(oriented) > meanConfidence(page)) {
         page = oriented;
         // quarter turns the page was given = the clockwise turn back, the other way round

@@ -1,6 +1,7 @@
 // Tesseract word boxes (TSV output). Called as a child process rather than through
 // node-tesseract-ocr, which runs a shell command line with no time limit and no way to set
 // OMP_THREAD_LIMIT for the child alone.
+import { DocumentError } from '../errors.js';
 import { runTool } from './run-tool.js';
 
 export interface OcrWord {
@@ -104,10 +105,22 @@ let installed: Promise<Set<string>> | undefined;
 /** Language data installed for tesseract (cached for the process). */
 export function installedLanguages(): Promise<Set<string>> {
   installed ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000, env }).then(
-    ({ stdout, stderr }) => new Set(`${stdout.toString('utf8')}\n${stderr}`.split('\n').map((l) => l.trim()).filter((l) => /^[a-z_]+$/u.test(l))),
+    ({ stdout, stderr }) => new Set(`${stdout.toString('utf8')}\n${stderr}`.split('\n').map((l) => l.trim()).filter((l) => /^[A-Za-z]\w*(\/[A-Za-z]\w*)?$/u.test(l))),
     () => new Set<string>(),
   );
   return installed;
+}
+
+/** `languages` as tesseract's -l argument, or a DocumentError naming those this machine lacks. */
+export async function languageArgument(languages: readonly string[]): Promise<string> {
+  const installed = await installedLanguages();
+  if (installed.size === 0) throw new DocumentError('OCR is not available: tesseract is not installed on the worker');
+  const missing = languages.filter((l) => !installed.has(l));
+  if (missing.length > 0) {
+    const have = [...installed].filter((l) => l !== 'osd').sort();
+    throw new DocumentError(`OCR language${missing.length > 1 ? 's' : ''} ${missing.map((l) => `'${l}'`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed on the worker (installed: ${have.join(', ') || 'none'})`);
+  }
+  return languages.join('+');
 }
 
 // Languages that read a writing system, in order of preference (the first installed wins).

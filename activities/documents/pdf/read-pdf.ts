@@ -4,11 +4,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PageGeometry } from '../layout/geometry.js';
-import type { ProgressReporter } from '../types.js';
+import type { OcrSettings, ProgressReporter } from '../types.js';
 import { readPgm } from '../ocr/gray-image.js';
 import { ocrImage } from '../ocr/ocr-page.js';
 import { mapLimited } from '../ocr/pool.js';
 import { OCR_DPI, renderPdfPage } from '../ocr/raster.js';
+import { languageArgument } from '../ocr/tesseract.js';
 import { DocumentError } from './document-error.js';
 import { readPdfPage } from './pdf-page.js';
 import { openPdf, toDocumentError } from './pdfjs.js';
@@ -18,8 +19,8 @@ export interface PagedRead {
   pages: PageGeometry[];
 }
 
-/** Pages OCRed side by side: one tesseract thread each on a two-core machine. */
-export const OCR_PARALLEL_PAGES = 2;
+/** Unless the worker says otherwise (OCR_LANGUAGES, OCR_CONCURRENCY): English, two pages at a time. */
+export const DEFAULT_OCR: OcrSettings = { languages: ['eng'], parallelPages: 2 };
 
 export function selectPages(requested: readonly number[] | undefined, pageCount: number): number[] {
   if (!requested || requested.length === 0) return Array.from({ length: pageCount }, (_, i) => i + 1);
@@ -30,7 +31,7 @@ export function selectPages(requested: readonly number[] | undefined, pageCount:
   return valid;
 }
 
-export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; onProgress?: ProgressReporter }): Promise<PagedRead> {
+export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; settings?: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
   const bytes = new Uint8Array(await readFile(path));
   const doc = await openPdf(bytes);
   let tmp: string | undefined;
@@ -61,12 +62,14 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
       }
     }
     if (needOcr.length) {
+      const settings = options.settings ?? DEFAULT_OCR;
+      const lang = await languageArgument(settings.languages);
       tmp = await mkdtemp(join(tmpdir(), 'distill-ocr-'));
       const dir = tmp;
-      await mapLimited(needOcr, OCR_PARALLEL_PAGES, async (page) => {
+      await mapLimited(needOcr, settings.parallelPages, async (page) => {
         const image = await renderPdfPage(path, page, dir);
         const gray = await readPgm(image);
-        result.set(page, await ocrImage({ path: image, gray, workDir: dir }, page, OCR_DPI));
+        result.set(page, await ocrImage({ path: image, gray, workDir: dir }, page, OCR_DPI, lang));
         await rm(image, { force: true });
         await rm(join(dir, `ocr-page-${page}.pgm`), { force: true });
         report();
