@@ -621,8 +621,17 @@ describe('a worker killed during a run', () => {
         await connection.close();
       }
     }
-    const res = await api.post(`/v2/flows/runs/${started.id}/review`, { decision: 'approve' });
-    assert.equal(res.status, 200, res.text);
+    // The API answers 503 "send the decision again" when the workflow does not take the update
+    // within 30 s; a client does just that. A resend after the first was recorded meets a closing
+    // review step (409). Either way the run must then complete.
+    const answers: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const res = await api.post(`/v2/flows/runs/${started.id}/review`, { decision: 'approve' });
+      answers.push(`${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status === 200 || (res.status === 409 && /closing|completed/.test(res.body.error))) break;
+      assert.equal(res.status, 503, answers.join('\n'));
+    }
+    assert.match(answers.at(-1)!, /^(200|409) /, answers.join('\n'));
     const done = await waitRun(api, started.id);
     assert.equal(done.status, 'completed', done.error);
     assert.deepEqual(done.steps.map((s: any) => [s.step_id, s.status]), [['inv', 'succeeded'], ['po', 'succeeded'], ['match', 'succeeded'], ['ok', 'succeeded']]);
