@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
-import { installedLanguages } from '../activities/documents/ocr/tesseract.js';
+import { languageArgument } from '../activities/documents/ocr/tesseract.js';
 import { createDatabase } from '../lib/db.js';
 import { env } from '../lib/env.js';
 import { log } from '../lib/log.js';
@@ -37,9 +37,7 @@ const worker = await Worker.create({
 
 log.info('worker started', { task_queue: e.TEMPORAL_TASK_QUEUE, namespace: e.TEMPORAL_NAMESPACE });
 // Said once at start: otherwise each scanned document would be the first to find out.
-const installed = await installedLanguages();
-const missingLanguages = e.OCR_LANGUAGES.filter((l) => !installed.has(l));
-if (missingLanguages.length) log.warn('OCR_LANGUAGES not installed: scanned pages will fail until they are', { missing: missingLanguages, installed: [...installed] });
+await languageArgument(e.OCR_LANGUAGES).catch((error: Error) => log.warn(`OCR_LANGUAGES: ${error.message}; scanned pages will fail until it is`));
 try {
   await worker.run();
 } finally {

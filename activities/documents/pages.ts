@@ -2,12 +2,14 @@
 // OCR) -> tables and text lines.
 import type { DocumentContent, Guidance, OcrSettings, ProgressReporter, SheetSource } from './types.js';
 import { layoutDocument } from './layout/document.js';
-import { DEFAULT_OCR, readPdf } from './pdf/read-pdf.js';
+import { readPdf } from './pdf/read-pdf.js';
 import { readImage } from './ocr/read-image.js';
 
 export { DocumentError } from './errors.js';
 
 const BATCH_ROWS = 2000;
+/** Unless the worker says otherwise (OCR_LANGUAGES, OCR_CONCURRENCY): English, two pages at a time. */
+const DEFAULT_OCR: OcrSettings = { languages: ['eng'], parallelPages: 2 };
 
 export async function readPagedDocument(
   path: string,

@@ -36,7 +36,7 @@ export interface OcrSource {
 }
 
 /** `lang`: tesseract's -l argument for the document ("eng", "spa+eng"); see languageArgument. */
-export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, lang = 'eng'): Promise<PageGeometry> {
+export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, lang: string): Promise<PageGeometry> {
   return source.gray ? readPixels(source.gray, source, pageNumber, dpi, lang) : readFile(source, pageNumber, dpi, lang);
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { PageGeometry } from '../layout/geometry.js';
 import type { OcrSettings, ProgressReporter } from '../types.js';
 import { DocumentError } from '../pdf/document-error.js';
-import { DEFAULT_OCR, selectPages, type PagedRead } from '../pdf/read-pdf.js';
+import { selectPages, type PagedRead } from '../pdf/read-pdf.js';
 import { decodeImage } from './gray-image.js';
 import { sniffImage, tiffPage, tiffPageCount } from './images.js';
 import { ocrImage } from './ocr-page.js';
@@ -16,19 +16,18 @@ import { ToolError } from './run-tool.js';
 // Scans and photos carry no reliable resolution: coordinates are scaled as if at 300 dpi.
 const ASSUMED_DPI = 300;
 
-export async function readImage(path: string, options: { pages?: number[]; settings?: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
+export async function readImage(path: string, options: { pages?: number[]; settings: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
   const bytes = new Uint8Array(await readFile(path));
   const format = sniffImage(bytes);
   if (!format) throw new DocumentError('The file is not a supported image (JPEG, PNG, WebP, TIFF, GIF, BMP)');
   const pageCount = format === 'tiff' ? tiffPageCount(bytes) : 1;
   if (pageCount === 0) throw new DocumentError('The TIFF image has no pages');
   const selected = selectPages(options.pages, pageCount);
-  const settings = options.settings ?? DEFAULT_OCR;
-  const lang = await languageArgument(settings.languages);
+  const lang = await languageArgument(options.settings.languages);
   const tmp = await mkdtemp(join(tmpdir(), 'distill-img-'));
   try {
     let done = 0;
-    const pages = await mapLimited(selected, settings.parallelPages, async (page): Promise<PageGeometry> => {
+    const pages = await mapLimited(selected, options.settings.parallelPages, async (page): Promise<PageGeometry> => {
       // Decoded pixels (upright by EXIF) are what tesseract reads when there are any.
       const gray = await decodeImage(bytes, page - 1);
       let file: string | undefined = gray ? undefined : path;

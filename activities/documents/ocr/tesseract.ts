@@ -1,6 +1,7 @@
 // Tesseract word boxes (TSV output). Called as a child process rather than through
 // node-tesseract-ocr, which runs a shell command line with no time limit and no way to set
 // OMP_THREAD_LIMIT for the child alone.
+import { isLanguageName } from '../../../lib/languages.js';
 import { DocumentError } from '../errors.js';
 import { runTool } from './run-tool.js';
 
@@ -105,7 +106,7 @@ let installed: Promise<Set<string>> | undefined;
 /** Language data installed for tesseract (cached for the process). */
 export function installedLanguages(): Promise<Set<string>> {
   installed ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000, env }).then(
-    ({ stdout, stderr }) => new Set(`${stdout.toString('utf8')}\n${stderr}`.split('\n').map((l) => l.trim()).filter((l) => /^[A-Za-z]\w*(\/[A-Za-z]\w*)?$/u.test(l))),
+    ({ stdout, stderr }) => new Set(`${stdout.toString('utf8')}\n${stderr}`.split('\n').map((l) => l.trim()).filter(isLanguageName)),
     () => new Set<string>(),
   );
   return installed;

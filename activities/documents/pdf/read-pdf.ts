@@ -19,9 +19,6 @@ export interface PagedRead {
   pages: PageGeometry[];
 }
 
-/** Unless the worker says otherwise (OCR_LANGUAGES, OCR_CONCURRENCY): English, two pages at a time. */
-export const DEFAULT_OCR: OcrSettings = { languages: ['eng'], parallelPages: 2 };
-
 export function selectPages(requested: readonly number[] | undefined, pageCount: number): number[] {
   if (!requested || requested.length === 0) return Array.from({ length: pageCount }, (_, i) => i + 1);
   const valid = [...new Set(requested)].filter((p) => Number.isInteger(p) && p >= 1 && p <= pageCount).sort((a, b) => a - b);
@@ -31,7 +28,7 @@ export function selectPages(requested: readonly number[] | undefined, pageCount:
   return valid;
 }
 
-export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; settings?: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
+export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; settings: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
   const bytes = new Uint8Array(await readFile(path));
   const doc = await openPdf(bytes);
   let tmp: string | undefined;
@@ -62,11 +59,10 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
       }
     }
     if (needOcr.length) {
-      const settings = options.settings ?? DEFAULT_OCR;
-      const lang = await languageArgument(settings.languages);
+      const lang = await languageArgument(options.settings.languages);
       tmp = await mkdtemp(join(tmpdir(), 'distill-ocr-'));
       const dir = tmp;
-      await mapLimited(needOcr, settings.parallelPages, async (page) => {
+      await mapLimited(needOcr, options.settings.parallelPages, async (page) => {
         const image = await renderPdfPage(path, page, dir);
         const gray = await readPgm(image);
         result.set(page, await ocrImage({ path: image, gray, workDir: dir }, page, OCR_DPI, lang));
