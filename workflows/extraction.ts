@@ -5,6 +5,7 @@ import type { ExtractionActivities } from '../activities/extraction.js';
 import { failureMessage } from './failure.js';
 import { notifyExtraction } from './notify.js';
 import { StatusAttr, TemplateAttr } from './search-attributes.js';
+import { BOOKKEEPING_TIMEOUT } from './timeouts.js';
 
 export interface ExtractionInput {
   extractionId: string;
@@ -16,7 +17,7 @@ export interface ExtractionOutcome {
 }
 
 const bookkeeping = proxyActivities<ExtractionActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: BOOKKEEPING_TIMEOUT,
   retry: { initialInterval: '1s', maximumInterval: '30s', backoffCoefficient: 2 },
 });
 

@@ -14,6 +14,7 @@ import {
   defineQuery,
   defineUpdate,
   executeChild,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -25,6 +26,7 @@ import { extractionWorkflow } from './extraction.js';
 import { failureMessage } from './failure.js';
 import { notifyFlowRun } from './notify.js';
 import { KindAttr, StatusAttr, TemplateAttr, WorkspaceAttr } from './search-attributes.js';
+import { BOOKKEEPING_TIMEOUT } from './timeouts.js';
 
 export interface FlowRunInput {
   runId: string;
@@ -57,7 +59,7 @@ export const reviewUpdate = defineUpdate<ReviewAccepted, [ReviewInput]>('review'
 export const stateQuery = defineQuery<FlowRunState>('state');
 
 const bookkeeping = proxyActivities<FlowActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: BOOKKEEPING_TIMEOUT,
   retry: { initialInterval: '1s', maximumInterval: '30s', backoffCoefficient: 2, nonRetryableErrorTypes: ['NotFound', 'TemplateNotFound', 'InvalidFlow'] },
 });
 
@@ -67,6 +69,8 @@ const stepWork = proxyActivities<FlowActivities>({
   heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '2s', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['NotFound', 'VerifyFailed', 'InvalidFlow'] },
 });
+
+type ReviewConfig = { timeout_seconds?: number; on_timeout?: 'reject' | 'approve'; instructions?: string };
 
 export async function flowRunWorkflow(input: FlowRunInput): Promise<{ runId: string; attempt: number; status: 'completed' }> {
   const { runId } = input;
@@ -132,13 +136,26 @@ export async function flowRunWorkflow(input: FlowRunInput): Promise<{ runId: str
   }
 
   async function reviewStep(step: PlanStep): Promise<void> {
-    const config = step.config as { timeout_seconds?: number; on_timeout?: 'reject' | 'approve'; instructions?: string };
+    const config = step.config as ReviewConfig;
     // Waiting starts before the projection says `review`, so a reviewer who sees it is accepted.
     state.waiting_for_review = step.id;
     const requestedAt = Date.now();
     await bookkeeping.recordFlowRunStatus({ runId, attempt, status: 'review', message: `Waiting for review at step '${step.title}'`, time: requestedAt, stepId: step.id, stepStatus: 'waiting_review' });
     setStatus('review');
-    await notifyFlowRun(runId, 'flow_run.review_requested');
+    // The event goes out while the run waits: a decision must not wait on it (its activity, lost
+    // with a crashed worker, is retried only after its timeout). Runs started before this change
+    // published first, and replay the same way.
+    const published = notifyFlowRun(runId, 'flow_run.review_requested');
+    if (!patched('review-event-in-background')) await published;
+    try {
+      await awaitDecision(step, config, requestedAt);
+    } finally {
+      // published before the step ends, so its event precedes the run's next ones
+      await published;
+    }
+  }
+
+  async function awaitDecision(step: PlanStep, config: ReviewConfig, requestedAt: number): Promise<void> {
     const decided = config.timeout_seconds
       ? await condition(() => decision !== undefined, config.timeout_seconds * 1000)
       : (await condition(() => decision !== undefined), true);

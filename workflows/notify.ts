@@ -7,9 +7,10 @@ import { log, ParentClosePolicy, proxyActivities, startChild, uuid4, workflowInf
 import type { EventActivities, EventType, Published } from '../activities/events.js';
 import { KindAttr, WorkspaceAttr } from './search-attributes.js';
 import { webhookDeliveryWorkflow } from './webhook-delivery.js';
+import { BOOKKEEPING_TIMEOUT } from './timeouts.js';
 
 const events = proxyActivities<EventActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: BOOKKEEPING_TIMEOUT,
   // about 10 minutes of retries, then the event is logged as lost rather than holding the caller
   retry: { initialInterval: '1s', maximumInterval: '30s', backoffCoefficient: 2, maximumAttempts: 25 },
 });

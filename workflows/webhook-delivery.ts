@@ -4,6 +4,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
 import { failureMessage } from './failure.js';
+import { BOOKKEEPING_TIMEOUT } from './timeouts.js';
 
 export interface WebhookDeliveryInput {
   deliveryId: string;
@@ -18,7 +19,7 @@ export const DELIVERY_WINDOW = '25 hours';
 export const PERMANENT_DELIVERY_ERRORS = ['WebhookRejected', 'WebhookRefused', 'WebhookGone'];
 
 const bookkeeping = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: BOOKKEEPING_TIMEOUT,
   retry: { initialInterval: '1s', maximumInterval: '1 minute', backoffCoefficient: 2, maximumAttempts: 50 },
 });
 

@@ -621,17 +621,11 @@ describe('a worker killed during a run', () => {
         await connection.close();
       }
     }
-    // The API answers 503 "send the decision again" when the workflow does not take the update
-    // within 30 s; a client does just that. A resend after the first was recorded meets a closing
-    // review step (409). Either way the run must then complete.
-    const answers: string[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const res = await api.post(`/v2/flows/runs/${started.id}/review`, { decision: 'approve' });
-      answers.push(`${res.status} ${res.text.slice(0, 200)}`);
-      if (res.status === 200 || (res.status === 409 && /closing|completed/.test(res.body.error))) break;
-      assert.equal(res.status, 503, answers.join('\n'));
-    }
-    assert.match(answers.at(-1)!, /^(200|409) /, answers.join('\n'));
+    // The decision is taken at the first try. The kill can land while the review-requested event
+    // is being published; that activity is lost with the worker and retried only after its
+    // timeout, and the decision must not wait for it (the API would answer 503 after 30 s).
+    const decided = await api.post(`/v2/flows/runs/${started.id}/review`, { decision: 'approve' });
+    assert.equal(decided.status, 200, decided.text);
     const done = await waitRun(api, started.id);
     assert.equal(done.status, 'completed', done.error);
     assert.deepEqual(done.steps.map((s: any) => [s.step_id, s.status]), [['inv', 'succeeded'], ['po', 'succeeded'], ['match', 'succeeded'], ['ok', 'succeeded']]);
