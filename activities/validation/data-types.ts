@@ -9,19 +9,34 @@ export interface TypeOptions {
 
 const CURRENCY_SYMBOLS = /[$€£¥₹₽₩₪₫₺₴₦฿]|\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK|PLN|BRL|MXN|ZAR)\b/gi;
 
-/** Parses "1,234.50", "(12.00)", "-3", "1.234,50" (with decimalSeparator ','); null when not a number. */
+// Minus signs as typeset: U+2212 and the en dash (full-width forms become "-" under NFKC).
+const MINUS_SIGNS = /^[\u2212\u2013]/u;
+// Japanese accounts mark a negative amount with a triangle: △1,200 or ▲1,200.
+const NEGATIVE_TRIANGLE = /^[△▲]/u;
+
+/**
+ * Parses "1,234.50", "(12.00)", "-3", "−3", "△1,200", "１２３" (full width), "1.234,50" (with
+ * decimalSeparator ','); null when not a number.
+ */
 export function parseNumber(text: string, options: TypeOptions = {}): number | null {
-  let s = text.trim().replace(/[\s\u00a0']/g, '');
+  let s = text.normalize('NFKC').trim().replace(/[\s\u00a0']/g, '').replace(MINUS_SIGNS, '-');
   if (!s) return null;
   let negative = false;
+  if (NEGATIVE_TRIANGLE.test(s)) {
+    negative = true;
+    s = s.slice(1);
+  }
   if (/^\(.*\)$/.test(s)) {
     negative = true;
     s = s.slice(1, -1);
   }
   if (s.endsWith('-')) {
+    if (negative) return null;
     negative = true;
     s = s.slice(0, -1);
   }
+  // one way of saying negative: "(-5)" and "△-5" are typos, not -5 or 5
+  if (negative && /^[+-]/.test(s)) return null;
   const decimal = options.decimalSeparator ?? guessDecimal(s);
   const group = decimal === ',' ? '.' : ',';
   if (decimal === ',') {

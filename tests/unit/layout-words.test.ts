@@ -1,11 +1,13 @@
 // Word-level repairs of the layout engine: text clipped at a cell border split from the next
-// cell's text, fragments of right-to-left text joined with their punctuation, and figures that
-// tesseract cut at a thousands separator in scripts written without spaces.
+// cell's text, fragments of right-to-left text joined with their punctuation, figures that
+// tesseract cut at a thousands separator in scripts written without spaces, and its Japanese
+// model's readings of the negative sign △.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markRuledStarts, splitAtRules, type PageGeometry, type PageWord } from '../../activities/documents/layout/geometry.js';
 import { groupLines, lineText } from '../../activities/documents/layout/lines.js';
 import { joinUnspaced } from '../../activities/documents/ocr/ocr-page.js';
+import { restoreMisreads } from '../../activities/documents/ocr/misreads.js';
 
 function word(text: string, x0: number, x1: number, rtl = false): PageWord {
   return { text, x0, x1, y0: 100, y1: 110, size: 10, font: 'F1', rtl };
@@ -53,4 +55,23 @@ test('figures cut at a thousands separator are joined again; words a space apart
   const w = (text: string, x0: number, x1: number, y0 = 100) => ({ text, x0, x1, y0, y1: y0 + 20, conf: 90, line: `${x0}` });
   const page = { width: 1000, height: 1000, words: [w('5,', 761, 772), w('664', 790, 832), w('749', 900, 941), w('株主', 100, 140, 300), w('資本', 145, 185, 300)] };
   assert.deepEqual(joinUnspaced(page).words.map((x) => x.text), ['株主資本', '5,664', '749']);
+});
+
+test('jpn: the triangle of a negative amount read as 人ム, 人へ or 人 is △ again; other words and languages are kept', () => {
+  const w = (text: string, x0: number, x1: number, line: string) => ({ text, x0, x1, y0: 600, y1: 622, conf: 80, line });
+  const page = {
+    width: 2000,
+    height: 1000,
+    words: [
+      w('人', 1404, 1413, 'a'), w('ム', 1415, 1428, 'a'), w('747', 1433, 1474, 'a'), // three words
+      w('人へ669', 700, 790, 'b'), // one word
+      w('人', 1190, 1199, 'c'), w('109', 1203, 1244, 'c'), // 人 alone
+      w('人', 100, 120, 'd'), w('口', 124, 144, 'd'), // 人口 (population): no figure follows
+      w('人', 300, 320, 'e'), w('12', 400, 440, 'e'), // a figure too far away
+      w('ーー', 1600, 1640, 'f'), // prolonged-sound marks alone: a dash
+    ],
+  };
+  assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '―']);
+  assert.deepEqual(restoreMisreads(page, 'jpn').words[0], { text: '△747', x0: 1404, x1: 1474, y0: 600, y1: 622, conf: 80, line: 'a' });
+  assert.equal(restoreMisreads(page, 'eng'), page);
 });

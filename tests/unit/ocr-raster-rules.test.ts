@@ -68,7 +68,7 @@ test('ink no word covers becomes blobs, stacked one per line and mapped back', (
   fill(img, 300, 100, 400, 130, 0); // a word tesseract read
   fill(img, 600, 300, 601, 301, 0); // a speck
   const words = [{ text: 'word', x0: 300, y0: 100, x1: 400, y1: 130, conf: 95, line: '1.1.1' }];
-  const blobs = uncoveredInk(img, words, 300);
+  const blobs = uncoveredInk(img, words, 300).text;
   assert.deepEqual(blobs, [{ x0: 100, y0: 100, x1: 112, y1: 132 }]);
   const strip = stackBlobs(img, blobs);
   assert.equal(strip.image.width, 12 + 2 * strip.pad);
@@ -84,8 +84,28 @@ test('ink in the bottom or top margin beyond every word (a page number) is not r
   fill(img, 390, 30, 402, 60, 0); // a mark at the head: not read
   fill(img, 100, 500, 112, 530, 0); // a lone "7" in the body below the word: read back
   const words = [{ text: 'word', x0: 300, y0: 400, x1: 400, y1: 430, conf: 95, line: '1.1.1' }];
-  assert.deepEqual(uncoveredInk(img, words, 300), [
+  assert.deepEqual(uncoveredInk(img, words, 300).text, [
     { x0: 100, y0: 400, x1: 112, y1: 432 },
     { x0: 100, y0: 500, x1: 112, y1: 532 },
+  ]);
+});
+
+test('a bar alone in a cell across the middle of its line is a dash; an underline or a dash inside text is not', () => {
+  const img = blank(1200, 400);
+  const words = [
+    { text: 'Revenue', x0: 100, y0: 100, x1: 300, y1: 130, conf: 95, line: '1.1.1' },
+    { text: '1,200', x0: 500, y0: 100, x1: 600, y1: 130, conf: 95, line: '1.1.2' },
+    { text: 'Fees', x0: 100, y0: 200, x1: 220, y1: 230, conf: 95, line: '1.2.1' },
+    { text: 'net', x0: 262, y0: 200, x1: 340, y1: 230, conf: 95, line: '1.2.1' },
+  ];
+  words.forEach((w) => fill(img, w.x0, w.y0, w.x1, w.y1, 0));
+  fill(img, 800, 113, 840, 117, 0); // a long dash alone in the third column: em dash
+  fill(img, 1000, 114, 1012, 118, 0); // a short one: hyphen
+  fill(img, 500, 136, 540, 139, 0); // under "1,200": an underline
+  fill(img, 232, 213, 250, 217, 0); // between "Fees" and "net": text's own dash
+  const { dashes } = uncoveredInk(img, words, 300);
+  assert.deepEqual(dashes, [
+    { x0: 800, x1: 840, y0: 100, y1: 130, text: '—' },
+    { x0: 1000, x1: 1012, y0: 100, y1: 130, text: '-' },
   ]);
 });

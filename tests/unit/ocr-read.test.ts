@@ -111,6 +111,14 @@ test('language guidance: a Spanish scan read in Spanish keeps its accents; a mis
   await assert.rejects(read('language: xx_missing+eng'), (error: unknown) => error instanceof DocumentError && /OCR language 'xx_missing' is not installed on the worker \(installed: .*eng/u.test(error.message));
 });
 
+test('nil amounts: a dash alone in a cell is read (tesseract drops it), long as an em dash, short as a hyphen', async () => {
+  const statement = [['Item', '2023', '2024'], ['Revenue', '1,200', '—'], ['Grants', '-', '350'], ['Fees', '75', '-']];
+  await makePdf(join(dir, 'nil.pdf'), [(p) => statement.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 240, 360][c]!, 100 + r * 26, { size: 14, bold: r === 0 })))]);
+  execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(dir, 'nil.pdf'), join(dir, 'nil')]);
+  const { rows } = await rowsOf(join(dir, 'nil.png'), 'image');
+  assert.deepEqual(rows, statement);
+});
+
 function twoPageTiff(pgm: Buffer): Uint8Array {
   const header = pgm.toString('latin1', 0, 64).match(/^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/);
   if (!header) throw new Error('not a PGM');

@@ -24,6 +24,18 @@ describe('data types', () => {
     assert.equal(parseNumber('abc'), null);
     assert.equal(parseNumber('1,23,4'), null);
   });
+  it('reads typeset minus signs, the Japanese negative triangle and full-width figures', () => {
+    assert.equal(parseNumber('−3.5'), -3.5);
+    assert.equal(parseNumber('–12'), -12);
+    assert.equal(parseNumber('△1,200'), -1200);
+    assert.equal(parseNumber('▲747'), -747);
+    assert.equal(parseNumber('１２，３４５'), 12345);
+    assert.equal(parseNumber('（１２）'), -12);
+    assert.equal(parseNumber('△'), null);
+    assert.equal(parseNumber('△-5'), null);
+    assert.equal(parseNumber('(-5)'), null);
+    assert.equal(matchesType('currency', '△¥1,200'), true);
+  });
   it('judges each type', () => {
     const cases: [TemplateField['data_type'], string, boolean][] = [
       ['integer', '42', true], ['integer', '4.2', false], ['number', '-3.5e2', true], ['currency', '$1,200.00', true],

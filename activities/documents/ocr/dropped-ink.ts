@@ -27,8 +27,8 @@ const MARGIN_SHARE = 0.12;
 // At most this many blobs per page are read back; more means a picture or noise, not dropped text.
 const MAX_BLOBS = 400;
 
-/** Blobs of dark pixels that no tesseract word covers. */
-export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): InkBlob[] {
+/** Ink that no tesseract word covers: text-sized blobs to read back, and lone dashes. */
+export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): { text: InkBlob[]; dashes: Dash[] } {
   const { width, height, data } = image;
   const gw = Math.ceil(width / CELL);
   const gh = Math.ceil(height / CELL);
@@ -91,7 +91,7 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     // Glyph pieces (the dot of an i, parts of a broken digit) are joined below; keep small ones for now.
     if (b.y1 - b.y0 <= maxH && b.x1 - b.x0 <= maxW) parts.push(b);
   }
-  if (parts.length > 20 * MAX_BLOBS) return [];
+  if (parts.length > 20 * MAX_BLOBS) return { text: [], dashes: [] };
   // Pieces on one text line with glyph-sized gaps between them form one blob.
   parts.sort((a, b) => a.x0 - b.x0);
   const blobs: (InkBlob & { ink: number })[] = [];
@@ -130,8 +130,65 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
     return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b);
   });
-  if (kept.length > MAX_BLOBS) return [];
-  return kept.map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));
+  if (kept.length > MAX_BLOBS) return { text: [], dashes: [] };
+  const box = ({ x0, y0, x1, y1 }: InkBlob): InkBlob => ({ x0, y0, x1, y1 });
+  const dashes: Dash[] = [];
+  for (const b of typical === 0 ? [] : blobs) {
+    const line = inMargin(b) ? undefined : dashLine(image, b, typical, words);
+    // As tall as the text of its line (the layout sizes words by their height). As long as a
+    // figure is tall or longer: a dash set for a nil amount (—); shorter: a hyphen.
+    if (line) dashes.push({ x0: b.x0, x1: b.x1, y0: line.y0, y1: line.y1, text: b.x1 - b.x0 >= EM_DASH_LENGTH * typical ? '—' : '-' });
+  }
+  return { text: kept.map(box), dashes: dashes.slice(0, MAX_BLOBS) };
+}
+
+// A dash alone in a cell (a nil amount: "-", "—") is a bar: flat, a glyph or two long, one
+// unbroken run of ink, across the middle of a text line, with no word close by. Too flat for a text blob, and tesseract seldom reads
+// it alone, so it is recognised here by its shape.
+const DASH_MIN_LENGTH = 0.2; // of the typical word height
+const DASH_MAX_LENGTH = 1.6;
+const DASH_MAX_THICKNESS = 0.25;
+const EM_DASH_LENGTH = 1.0;
+// no word of its line nearer than this (share of the typical word height)
+const DASH_CLEARANCE = 1.0;
+
+export interface Dash extends InkBlob {
+  text: '-' | '—';
+}
+
+/** When blob `b` is a dash, the word beside it on its line. */
+function dashLine(image: GrayImage, b: InkBlob, typical: number, words: readonly OcrWord[]): OcrWord | undefined {
+  const w = b.x1 - b.x0;
+  if (w < DASH_MIN_LENGTH * typical || w > DASH_MAX_LENGTH * typical) return undefined;
+  // The bar's own rows: the dark pixels' extent inside the blob's cells, and its longest run.
+  let top = -1;
+  let bottom = -1;
+  let longest = 0;
+  for (let y = b.y0; y < b.y1; y++) {
+    let run = 0;
+    let dark = false;
+    for (let x = b.x0; x < b.x1; x++) {
+      if (image.data[y * image.width + x]! < DARK) {
+        dark = true;
+        if (++run > longest) longest = run;
+      } else run = 0;
+    }
+    if (dark) {
+      if (top < 0) top = y;
+      bottom = y + 1;
+    }
+  }
+  const thickness = bottom - top;
+  if (top < 0 || thickness > DASH_MAX_THICKNESS * typical || longest < 2 * thickness || longest < w - 2 * CELL) return undefined;
+  // Across the middle of its line's words (not an underline, not a rule between rows), and a
+  // cell of its own: a dash inside running text is left to the text's reading.
+  const cy = (top + bottom) / 2;
+  const line = words.filter((word) => {
+    const h = word.y1 - word.y0;
+    return cy > word.y0 + 0.3 * h && cy < word.y1 - 0.2 * h;
+  });
+  const alone = line.every((word) => word.x1 <= b.x0 - DASH_CLEARANCE * typical || word.x0 >= b.x1 + DASH_CLEARANCE * typical);
+  return alone ? line[0] : undefined;
 }
 
 export interface Strip {

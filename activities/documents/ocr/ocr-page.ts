@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
-import { uncoveredInk, stackBlobs, wordsFromStrip } from './dropped-ink.js';
+import { uncoveredInk, stackBlobs, wordsFromStrip, type InkBlob } from './dropped-ink.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
 import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
@@ -161,7 +161,15 @@ const DROPPED_MIN_CONFIDENCE = 50;
 
 /** Words for the ink tesseract's sparse pass left out, read in one extra call (see dropped-ink.ts). */
 async function readDroppedInk(image: GrayImage, words: readonly OcrWord[], dpi: number, workDir: string, pageNumber: number, lang: string): Promise<OcrWord[]> {
-  const blobs = uncoveredInk(image, words, dpi);
+  const { text: blobs, dashes } = uncoveredInk(image, words, dpi);
+  return [...dashes.map(dashWord), ...(await readBlobs(image, blobs, workDir, pageNumber, lang))];
+}
+
+function dashWord(dash: InkBlob & { text: string }, i: number): OcrWord {
+  return { ...dash, conf: 90, line: `dash.${i}` };
+}
+
+async function readBlobs(image: GrayImage, blobs: readonly InkBlob[], workDir: string, pageNumber: number, lang: string): Promise<OcrWord[]> {
   if (blobs.length === 0) return [];
   const strip = stackBlobs(image, blobs);
   const path = join(workDir, `ocr-dropped-${pageNumber}.pgm`);

@@ -3,6 +3,7 @@
 // OMP_THREAD_LIMIT for the child alone.
 import { isLanguageName } from '../../../lib/languages.js';
 import { DocumentError } from '../errors.js';
+import { restoreMisreads } from './misreads.js';
 import { runTool } from './run-tool.js';
 
 export interface OcrWord {
@@ -38,7 +39,7 @@ export async function recognize(imagePath: string, psm: 1 | 3 | 6 | 11 = 11, lan
   // so tesseract's second look at every poorly read line as light-on-dark text is wasted time.
   const config = opts.darkOnLight ? ['-c', 'tessedit_do_invert=0'] : [];
   const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
-  return parseTsv(stdout.toString('utf8'));
+  return restoreMisreads(parseTsv(stdout.toString('utf8')), lang);
 }
 
 // Rules and borders come out of tesseract as strokes of punctuation.
