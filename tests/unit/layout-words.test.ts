@@ -71,7 +71,7 @@ test('jpn: the triangle of a negative amount read as 人ム, 人へ or 人 is �
       w('ーー', 1600, 1640, 'f'), // prolonged-sound marks alone: a dash
     ],
   };
-  assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '―']);
+  assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '—']);
   assert.deepEqual(restoreMisreads(page, 'jpn').words[0], { text: '△747', x0: 1404, x1: 1474, y0: 600, y1: 622, conf: 80, line: 'a' });
   assert.equal(restoreMisreads(page, 'eng'), page);
 });

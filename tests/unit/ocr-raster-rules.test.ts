@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { encodePgm, parsePgm, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { eraseRules, findPixelRules } from '../../activities/documents/ocr/raster-rulings.js';
 import { stackBlobs, uncoveredInk, wordsFromStrip } from '../../activities/documents/ocr/dropped-ink.js';
+import { restoreMinusSigns } from '../../activities/documents/ocr/minus-signs.js';
 
 function blank(width: number, height: number): GrayImage {
   return { width, height, data: new Uint8Array(width * height).fill(255) };
@@ -108,4 +109,18 @@ test('a bar alone in a cell across the middle of its line is a dash; an underlin
     { x0: 800, x1: 840, y0: 100, y1: 130, text: '—' },
     { x0: 1000, x1: 1012, y0: 100, y1: 130, text: '-' },
   ]);
+});
+
+test('a minus sign tesseract left off a figure is put back; other ink left of a figure is not one', () => {
+  const img = blank(1000, 400);
+  const figure = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + 40, y1: y0 + 21, conf: 90, line: `${y0}` });
+  const words = [figure('4.3', 100, 50), figure('1.7', 100, 120), figure('2.5', 100, 190), figure('8.0', 100, 260), figure('12', 400, 50), { ...figure('A', 340, 50), x1: 385 }];
+  words.forEach((w) => fill(img, w.x0, w.y0, w.x1, w.y1, 0));
+  fill(img, 91, 62, 97, 65, 0); // "-4.3": a bar tight against the figure, mid-height
+  fill(img, 91, 138, 97, 141, 0); // "1.7" with a bar at its foot: an underline piece
+  fill(img, 85, 196, 97, 211, 0); // "2.5" with a block: a glyph, not a bar
+  fill(img, 391, 62, 397, 65, 0); // "A-12": the hyphen of a word
+  const signed = restoreMinusSigns(img, words).map((w) => w.text);
+  assert.deepEqual(signed, ['-4.3', '1.7', '2.5', '8.0', '12', 'A']);
+  assert.equal(restoreMinusSigns(img, words)[0]!.x0, 91);
 });

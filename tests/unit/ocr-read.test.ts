@@ -111,8 +111,9 @@ test('language guidance: a Spanish scan read in Spanish keeps its accents; a mis
   await assert.rejects(read('language: xx_missing+eng'), (error: unknown) => error instanceof DocumentError && /OCR language 'xx_missing' is not installed on the worker \(installed: .*eng/u.test(error.message));
 });
 
-test('nil amounts: a dash alone in a cell is read (tesseract drops it), long as an em dash, short as a hyphen', async () => {
-  const statement = [['Item', '2023', '2024'], ['Revenue', '1,200', '—'], ['Grants', '-', '350'], ['Fees', '75', '-']];
+test('nil and negative amounts: a dash alone in a cell is read, long as an em dash, short as a hyphen; minus signs stay', async () => {
+  // tesseract drops a lone dash, and a minus sign set tight against its figure
+  const statement = [['Item', '2023', '2024'], ['Revenue', '1,200', '—'], ['Grants', '-', '350'], ['Fees', '-4.3', '-'], ['Costs', '-1,250.5', '-17']];
   await makePdf(join(dir, 'nil.pdf'), [(p) => statement.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 240, 360][c]!, 100 + r * 26, { size: 14, bold: r === 0 })))]);
   execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(dir, 'nil.pdf'), join(dir, 'nil')]);
   const { rows } = await rowsOf(join(dir, 'nil.png'), 'image');

@@ -143,8 +143,8 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
 }
 
 // A dash alone in a cell (a nil amount: "-", "—") is a bar: flat, a glyph or two long, one
-// unbroken run of ink, across the middle of a text line, with no word close by. Too flat for a text blob, and tesseract seldom reads
-// it alone, so it is recognised here by its shape.
+// unbroken run of ink, across the middle of a text line, with no word close by. Too flat for a
+// text blob, and tesseract seldom reads it alone, so it is recognised here by its shape.
 const DASH_MIN_LENGTH = 0.2; // of the typical word height
 const DASH_MAX_LENGTH = 1.6;
 const DASH_MAX_THICKNESS = 0.25;
@@ -159,7 +159,8 @@ export interface Dash extends InkBlob {
 /** When blob `b` is a dash, the word beside it on its line. */
 function dashLine(image: GrayImage, b: InkBlob, typical: number, words: readonly OcrWord[]): OcrWord | undefined {
   const w = b.x1 - b.x0;
-  if (w < DASH_MIN_LENGTH * typical || w > DASH_MAX_LENGTH * typical) return undefined;
+  // cheap tests on the blob's grid box first: most blobs are glyphs, far taller than a bar
+  if (w < DASH_MIN_LENGTH * typical || w > DASH_MAX_LENGTH * typical || b.y1 - b.y0 > DASH_MAX_THICKNESS * typical + 2 * CELL) return undefined;
   // The bar's own rows: the dark pixels' extent inside the blob's cells, and its longest run.
   let top = -1;
   let bottom = -1;

@@ -4,7 +4,7 @@
 // followed by a kana that looks like its lower half (人ム, 人へ, 人ハ) or as 人 alone, in the same
 // word as the figure or as a word of its own just before it. 人 (person) never stands before a
 // figure in a number, so the reading is taken back to △. A word of nothing but prolonged-sound
-// marks (ー) is a dash: the mark only ever follows a kana.
+// marks (ー) is a dash (—, as dropped-ink.ts reads a lone dash): the mark only ever follows a kana.
 import type { OcrPage, OcrWord } from './tesseract.js';
 
 const TRIANGLE = /^人[ムへヘハ]?/u;
@@ -21,7 +21,7 @@ function joined(a: OcrWord, b: OcrWord, text: string): OcrWord {
 function restoredWord(w: OcrWord): OcrWord {
   const triangle = TRIANGLE.exec(w.text);
   if (triangle && FIGURE.test(w.text.slice(triangle[0].length))) return { ...w, text: `△${w.text.slice(triangle[0].length)}` };
-  if (DASH_MARKS.test(w.text)) return { ...w, text: '―' };
+  if (DASH_MARKS.test(w.text)) return { ...w, text: '—' };
   return w;
 }
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
-import { uncoveredInk, stackBlobs, wordsFromStrip, type InkBlob } from './dropped-ink.js';
+import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
+import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
 import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
@@ -117,7 +118,8 @@ async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number
       page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
     }
     if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
-      page = { ...page, words: [...page.words, ...(await readDroppedInk(view.image, page.words, dpi, source.workDir, pageNumber, lang))] };
+      const words = restoreMinusSigns(view.image, page.words);
+      page = { ...page, words: [...words, ...(await readDroppedInk(view.image, words, dpi, source.workDir, pageNumber, lang))] };
     }
     if (page.width !== view.image.width || page.height !== view.image.height) {
       page = { ...page, width: view.image.width, height: view.image.height };
@@ -165,7 +167,7 @@ async function readDroppedInk(image: GrayImage, words: readonly OcrWord[], dpi: 
   return [...dashes.map(dashWord), ...(await readBlobs(image, blobs, workDir, pageNumber, lang))];
 }
 
-function dashWord(dash: InkBlob & { text: string }, i: number): OcrWord {
+function dashWord(dash: Dash, i: number): OcrWord {
   return { ...dash, conf: 90, line: `dash.${i}` };
 }
 
