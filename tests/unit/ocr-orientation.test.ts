@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { readPagedDocument } from '../../activities/documents/pages.js';
 import { sheetRows } from '../../activities/documents/sheet-rows.js';
-import { turnGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import { decodeImage, turnGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { turnPoint, turnRulings } from '../../activities/documents/ocr/ocr-geometry.js';
 import { mayBeTurned } from '../../activities/documents/ocr/ocr-page.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
@@ -122,4 +122,17 @@ test('a reading that may be of a turned page: none, poor, or few confident words
   // mean 63 passes, but only a fifth of the words read confidently (a sideways page's fragments)
   assert.equal(mayBeTurned(page([90, 60, 55, 55, 55])), true);
   assert.equal(mayBeTurned(page([96, 95, 93, 40, 91])), false);
+});
+
+test('a photo turned by its EXIF orientation is decoded upright; one without it as it is', async () => {
+  // 20 x 10 pixels, the left half dark; EXIF orientation 6: show it turned 90 degrees clockwise
+  const pixels = Buffer.alloc(20 * 10, 255);
+  for (let y = 0; y < 10; y++) pixels.fill(0, y * 20, y * 20 + 10);
+  const picture = sharp(pixels, { raw: { width: 20, height: 10, channels: 1 } });
+  const turned = await decodeImage(new Uint8Array(await picture.clone().png().withMetadata({ orientation: 6 }).toBuffer()));
+  assert.deepEqual([turned?.width, turned?.height], [10, 20]);
+  // turned clockwise, the dark left half is now the top half
+  assert.ok(turned!.data[2 * 10 + 5]! < 128 && turned!.data[17 * 10 + 5]! > 128);
+  const plainPicture = await decodeImage(new Uint8Array(await picture.clone().png().toBuffer()));
+  assert.deepEqual([plainPicture?.width, plainPicture?.height, plainPicture!.data[5]! < 128, plainPicture!.data[15]! > 128], [20, 10, true, true]);
 });
