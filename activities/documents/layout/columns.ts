@@ -39,7 +39,11 @@ export function hiddenColumns(lines: readonly Line[], left: number, right: numbe
   // Few lines can leave a river by chance: ask for a wider one.
   const xs = whitespaceColumns(lines, left, right, lines.length < 5 ? 1.5 : 1.0);
   const inner = xs.slice(1, -1);
+  // whitespaceColumns reads gaps off the lines of several chunks only (a title may span columns);
+  // here no line may cross the boundary: one label in two pieces does not make a column.
+  const chunks = lines.map(chunksOf);
   return inner.filter((x) => {
+    if (chunks.some((cs) => cs.some((c) => c.x0 < x && c.x1 > x))) return false;
     let both = 0;
     for (const line of lines) {
       const hasLeft = line.words.some((w) => w.x1 < x);
