@@ -43,8 +43,9 @@ function barLeftOf(image: GrayImage, w: OcrWord): Bar | undefined {
     }
     if (first < 0) continue;
     const inBand = y >= w.y0 + BAND_TOP * h && y < w.y0 + BAND_BOTTOM * h;
-    // ink outside the band, or a broken row, is some other glyph: no lone bar here
-    if (!inBand || count < last - first + 1 - 1 || first === from) return undefined;
+    // ink outside the band, a row broken by more than a pixel, or ink running in from further
+    // left is some other glyph: no lone bar here
+    if (!inBand || last - first + 1 - count > 1 || first === from) return undefined;
     const row = { x0: first, x1: last + 1 };
     if (bar && (row.x0 > bar.x1 || row.x1 < bar.x0)) return undefined;
     bar = bar ? { x0: Math.min(bar.x0, row.x0), x1: Math.max(bar.x1, row.x1) } : row;
