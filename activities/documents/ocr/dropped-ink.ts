@@ -13,7 +13,7 @@ export interface InkBlob {
 }
 
 // Ink darker than this counts (anti-aliased edges of glyphs do not).
-const DARK = 128;
+export const DARK = 128;
 // Grid cell size in pixels for the coverage and component search.
 const CELL = 4; // darkPerCell reads four pixels at a time: keep it 4
 // Text-sized blobs only, in inches: 5 pt to about 28 pt glyphs, words no longer than 1.5 inch.

@@ -2,10 +2,10 @@
 // often not part of the word it returns ("4.3"): a negative amount would come out positive. The
 // ink just left of each figure is looked at: a lone flat bar across the middle of the figure's
 // height, with nothing above, below or beside it, is its minus sign.
+import { DARK } from './dropped-ink.js';
 import type { GrayImage } from './gray-image.js';
 import type { OcrWord } from './tesseract.js';
 
-const DARK = 128;
 const FIGURE = /^\d[\d.,]*%?$/u;
 // Where the bar may be, in shares of the figure's height: this far left of it, ...
 const REACH = 0.8;
