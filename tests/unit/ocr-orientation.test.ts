@@ -9,15 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { readPagedDocument } from '../../activities/documents/pages.js';
-import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import { decodeImage, turnGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { turnPoint, turnRulings } from '../../activities/documents/ocr/ocr-geometry.js';
 import { mayBeTurned } from '../../activities/documents/ocr/ocr-page.js';
+import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 
 let dir = '';
-const guidance = { tableStart: {} };
 
 // A plain table (columns by whitespace) and a ruled one (columns by the rules found in the pixels).
 const plain = [
@@ -52,23 +50,17 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function tablesOf(path: string): Promise<string[][][]> {
-  const doc = await readPagedDocument(path, 'image', { guidance });
-  const tables: string[][][] = [];
-  for (const sheet of doc.sheets) tables.push(await sheetRows(sheet));
-  return tables;
-}
 
 let upright: string[][][] = [];
 
 test('upright page: both tables read exactly', async () => {
-  upright = await tablesOf(join(dir, 'page.png'));
+  upright = await imageTables(join(dir, 'page.png'));
   assert.deepEqual(upright, [plain, ruled]);
 });
 
 for (const angle of [90, 180, 270]) {
   test(`page turned ${angle} degrees: turned back, the same rows as upright`, async () => {
-    const tables = await tablesOf(join(dir, `page-${angle}.png`));
+    const tables = await imageTables(join(dir, `page-${angle}.png`));
     assert.deepEqual(tables, [plain, ruled]);
   });
 }

@@ -2,7 +2,7 @@
 // one-character cell ("7", "X"). Ink that no recognised word covers is gathered into blobs of
 // text size; the blobs are stacked into one small picture, one per line, and read in a single
 // extra tesseract call as a uniform block (psm 6), then mapped back to the page.
-import type { GrayImage } from './gray-image.js';
+import { CELL, DARK, darkPerCell, type GrayImage } from './gray-image.js';
 import type { OcrWord } from './tesseract.js';
 
 export interface InkBlob {
@@ -12,10 +12,6 @@ export interface InkBlob {
   y1: number;
 }
 
-// Ink darker than this counts (anti-aliased edges of glyphs do not).
-export const DARK = 128;
-// Grid cell size in pixels for the coverage and component search.
-const CELL = 4; // darkPerCell reads four pixels at a time: keep it 4
 // Text-sized blobs only, in inches: 5 pt to about 28 pt glyphs, words no longer than 1.5 inch.
 const MIN_HEIGHT_IN = 0.05;
 const MAX_HEIGHT_IN = 0.4;
@@ -27,33 +23,12 @@ const MARGIN_SHARE = 0.12;
 // At most this many blobs per page are read back; more means a picture or noise, not dropped text.
 const MAX_BLOBS = 400;
 
-/**
- * Dark pixels in each CELL x CELL square. One pass over the page's pixels, most of them paper:
- * four at a time, read as one word (rows start at any byte, hence the DataView), whose bytes'
- * top bits say which are darker than DARK (128).
- */
-function darkPerCell({ width, height, data }: GrayImage, gw: number, gh: number): Uint16Array {
-  const ink = new Uint16Array(gw * gh);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const whole = width - (width % CELL);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const cells = ((y / CELL) | 0) * gw;
-    for (let x = 0, g = cells; x < whole; x += CELL, g++) {
-      const dark = ~view.getUint32(row + x, true) & 0x80808080;
-      if (dark !== 0) ink[g]! += ((dark >>> 7) & 1) + ((dark >>> 15) & 1) + ((dark >>> 23) & 1) + (dark >>> 31);
-    }
-    for (let x = whole; x < width; x++) if (data[row + x]! < DARK) ink[cells + ((x / CELL) | 0)]!++;
-  }
-  return ink;
-}
-
 /** Ink that no tesseract word covers: text-sized blobs to read back, and lone dashes. */
 export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): { text: InkBlob[]; dashes: Dash[] } {
   const { width, height } = image;
   const gw = Math.ceil(width / CELL);
   const gh = Math.ceil(height / CELL);
-  const ink = darkPerCell(image, gw, gh);
+  const ink = darkPerCell(image);
   // Words (with a margin) cover their ink.
   const margin = Math.max(1, Math.round((0.02 * dpi) / CELL));
   for (const w of words) {

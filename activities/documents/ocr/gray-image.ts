@@ -36,6 +36,33 @@ export function parsePgm(bytes: Uint8Array): GrayImage | undefined {
   return { width, height, data };
 }
 
+// Ink darker than this counts (anti-aliased edges of glyphs do not).
+export const DARK = 128;
+// Side in pixels of the squares ink is counted in (darkPerCell reads four pixels at a time: keep it 4).
+export const CELL = 4;
+
+/**
+ * Dark pixels in each CELL x CELL square, in rows of ceil(width / CELL) squares. One pass over
+ * the page's pixels, most of them paper: four at a time, read as one word (rows start at any
+ * byte, hence the DataView), whose bytes' top bits say which are darker than DARK (128).
+ */
+export function darkPerCell({ width, height, data }: GrayImage): Uint16Array {
+  const gw = Math.ceil(width / CELL);
+  const ink = new Uint16Array(gw * Math.ceil(height / CELL));
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const whole = width - (width % CELL);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const cells = ((y / CELL) | 0) * gw;
+    for (let x = 0, g = cells; x < whole; x += CELL, g++) {
+      const dark = ~view.getUint32(row + x, true) & 0x80808080;
+      if (dark !== 0) ink[g]! += ((dark >>> 7) & 1) + ((dark >>> 15) & 1) + ((dark >>> 23) & 1) + (dark >>> 31);
+    }
+    for (let x = whole; x < width; x++) if (data[row + x]! < DARK) ink[cells + ((x / CELL) | 0)]!++;
+  }
+  return ink;
+}
+
 export function encodePgm(image: GrayImage): Buffer {
   const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii');
   return Buffer.concat([header, image.data]);

@@ -2,8 +2,7 @@
 // often not part of the word it returns ("4.3"): a negative amount would come out positive. The
 // ink just left of each figure is looked at: a lone flat bar across the middle of the figure's
 // height, with nothing above, below or beside it, is its minus sign.
-import { DARK } from './dropped-ink.js';
-import type { GrayImage } from './gray-image.js';
+import { DARK, type GrayImage } from './gray-image.js';
 import type { OcrWord } from './tesseract.js';
 
 const FIGURE = /^\d[\d.,]*%?$/u;

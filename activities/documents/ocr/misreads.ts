@@ -1,14 +1,16 @@
 // Glyphs a language model of tesseract reliably reads as others, put back.
 //
 // Japanese accounts write a negative amount as △747. The jpn model reads the triangle as 人
-// followed by a kana that looks like its lower half (人ム, 人へ, 人ハ) or as 人 alone, in the same
-// word as the figure or as a word of its own just before it. 人 (person) never stands before a
-// figure in a number, so the reading is taken back to △. A word of nothing but prolonged-sound
+// followed by one or two kana that look like its lower half (人ム, 人へ, 人ハ, 人ムへ), as 人 alone,
+// or, on a blurred scan, as the lower half alone (ム, へ, ムへ), in the same word as the figure or
+// as a word of its own just before it. Neither 人 (person) nor a lone ム or へ stands before a
+// figure in a number, so the reading is taken back to △. (A lone ハ is left: イ, ロ, ハ number
+// the items of a list.) A word of nothing but prolonged-sound
 // marks (ー) is a dash (—, as dropped-ink.ts reads a lone dash): the mark only ever follows a kana.
 import type { OcrPage, OcrWord } from './tesseract.js';
 
-const TRIANGLE = /^人[ムへヘハ]?/u;
-const TRIANGLE_WORD = /^人[ムへヘハ]?$/u;
+const TRIANGLE = /^(?:人[ムへヘハ]{0,2}|[ムへヘ]{1,2})/u;
+const TRIANGLE_WORD = /^(?:人[ムへヘハ]{0,2}|[ムへヘ]{1,2})$/u;
 const FIGURE = /^[\d,.]+$/u;
 const DASH_MARKS = /^ー{1,3}$/u;
 // A triangle read as a word of its own is this close to its figure (share of the line height).

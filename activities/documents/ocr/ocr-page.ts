@@ -1,6 +1,6 @@
-// One picture -> page geometry in points, upright: ruling lines found in its pixels (then erased
-// so that tesseract reads the text between them cleanly), tesseract's words, and the words its
-// sparse-text pass dropped (read back in one small extra call). A page that reads poorly is
+// One picture -> page geometry in points, upright: straightened when askew (deskew.ts), ruling
+// lines found in its pixels (then erased so that tesseract reads the text between them cleanly),
+// tesseract's words, and the words its sparse-text pass dropped (read back in one small extra call). A page that reads poorly is
 // checked for a turn (orientation detection) and for another script; a turned page is turned
 // upright in memory and read again like an upright one.
 import { rm } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
+import { straighten } from './deskew.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
 import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
@@ -73,12 +74,15 @@ type Turn = PageOrientation['rotate'];
 // When orientation detection finds too little text to answer, the other turns are tried.
 const ALL_TURNS: Turn[] = [180, 90, 270];
 
-async function readPixels(gray: GrayImage, source: OcrSource, pageNumber: number, dpi: number, base: string): Promise<PageGeometry> {
+async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, dpi: number, base: string): Promise<PageGeometry> {
+  // A scan fed in askew is straightened first: rules are found along rows and columns of pixels,
+  // and words are put into rows and columns by their boxes.
+  const { image: gray, skew } = straighten(decoded);
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly.
   const cleaned = rules.length ? eraseRules(gray, rules, true) : gray;
   let input = source.path;
-  if (rules.length || !input) {
+  if (rules.length || skew !== 0 || !input) {
     input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
     await writePgm(input, cleaned);
   }
