@@ -1,11 +1,11 @@
 // Accuracy of table extraction against reference CSVs (NAME.pdf + NAME.expected.csv).
-//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES]
+//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N]
 // --direct reads in process (engine + the pipeline's table planning); the default goes through
 // the REST API (DISTILL_URL, DISTILL_API_KEY or a new workspace). Each document is scored as the
-// digital PDF and, for OCR, as its first page rendered at 300 dpi to PNG (the references all
-// come from page 1); --skew makes that picture a scan fed in askew by DEGREES (clockwise): the
-// page rendered at 600 dpi, turned, and halved, so its pixels are sampled once, as a scanner's
-// are. Template and expected rows: scripts/eval/template.ts (header rows found by
+// digital PDF and, for OCR, as its first page rendered at 300 dpi (--dpi N: at N) to PNG (the
+// references all come from page 1); --skew makes that picture a scan fed in askew by DEGREES
+// (clockwise): the page rendered at twice the resolution, turned, and halved, so its pixels are
+// sampled once, as a scanner's are. Template and expected rows: scripts/eval/template.ts (header rows found by
 // matching the reference's leading rows, merged, against the emitted tables' headers; a further
 // header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
 // NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
@@ -24,16 +24,17 @@ import { runTool } from '../activities/documents/ocr/run-tool.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' } },
+  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' }, dpi: { type: 'string' } },
 });
 const dir = positionals[0];
 if (!dir) {
-  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES]');
+  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N]');
   process.exit(2);
 }
 const skew = Number(values.skew ?? 0);
-if (!Number.isFinite(skew)) {
-  console.error('--skew takes a number of degrees');
+const dpi = Number(values.dpi ?? 300);
+if (!Number.isFinite(skew) || !(dpi >= 50 && dpi <= 1200)) {
+  console.error('--skew takes a number of degrees, --dpi a resolution from 50 to 1200');
   process.exit(2);
 }
 
@@ -85,8 +86,7 @@ try {
     if (values['no-ocr']) continue;
     await pass('ocr', async () => {
       const prefix = join(tmp, name);
-      const dpi = skew ? 600 : 300;
-      await runTool('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
+      await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
       if (!skew) return { path: `${prefix}.png`, kind: 'image' };
       const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
       await sharp(turned.data).resize(Math.round(turned.info.width / 2)).toFile(`${prefix}-skewed.png`);

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage, turnGray, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
-import { estimateSkew, rotateGray, straighten } from '../../activities/documents/ocr/deskew.js';
+import { estimateSkew, straighten } from '../../activities/documents/ocr/deskew.js';
+import { rotateGray } from '../../activities/documents/ocr/resample.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 

@@ -5,6 +5,7 @@
 // edges into few columns) of the ink's projection, so the sum of its squared counts peaks there.
 // The picture is then turned back, before rules are looked for and tesseract reads it.
 import { CELL, darkPerCell, type GrayImage } from './gray-image.js';
+import { rotateGray } from './resample.js';
 
 // Scanners and phone photos of a page lie within this many degrees of upright; larger turns
 // are quarter turns, found by orientation detection (ocr-page.ts).
@@ -93,67 +94,6 @@ export function estimateSkew(image: GrayImage): number {
   const degrees = Math.round(fine.degrees * 100) / 100;
   if (Math.abs(degrees) < MIN_SKEW) return 0;
   return fine.score >= MIN_GAIN * sharpness(points, 0, stride) ? degrees : 0;
-}
-
-/**
- * The picture turned clockwise by `degrees` about its centre, on a canvas grown to hold all of
- * it; the corners brought in are paper. Bicubic (Catmull-Rom): bilinear blurs small glyphs enough
- * to change what tesseract reads (the jpn model's △ and kana).
- */
-export function rotateGray(image: GrayImage, degrees: number): GrayImage {
-  const { width: W, height: H, data } = image;
-  const a = (degrees * Math.PI) / 180;
-  const cos = Math.cos(a);
-  const sin = Math.sin(a);
-  const width = Math.ceil(Math.abs(W * cos) + Math.abs(H * sin));
-  const height = Math.ceil(Math.abs(H * cos) + Math.abs(W * sin));
-  const out = new Uint8Array(width * height).fill(255);
-  const cx = (W - 1) / 2;
-  const cy = (H - 1) / 2;
-  const ox = (width - 1) / 2;
-  const oy = (height - 1) / 2;
-  const wx = new Float64Array(4);
-  const wy = new Float64Array(4);
-  for (let y = 0; y < height; y++) {
-    // the source point of (0, y): turned back by -degrees; along the row it moves by (cos, -sin)
-    const dy = y - oy;
-    let sx = -ox * cos + dy * sin + cx;
-    let sy = ox * sin + dy * cos + cy;
-    const row = y * width;
-    for (let x = 0; x < width; x++, sx += cos, sy -= sin) {
-      // (a quarter turn's sine and cosine are off by 1e-16: points on the edge stay on it)
-      if (sx < -EDGE || sy < -EDGE || sx > W - 1 + EDGE || sy > H - 1 + EDGE) continue;
-      const x0 = Math.min(W - 1, Math.max(0, Math.floor(sx)));
-      const y0 = Math.min(H - 1, Math.max(0, Math.floor(sy)));
-      // Paper stays paper, most of a page: with the four nearest pixels white the outer taps'
-      // weights are negative, so the sum comes to white or more.
-      const i = y0 * W + x0;
-      if (data[i] === 255 && data[i + 1] === 255 && data[i + W] === 255 && data[i + W + 1] === 255) continue;
-      catmullRom(sx - x0, wx);
-      catmullRom(sy - y0, wy);
-      let sum = 0;
-      for (let m = 0; m < 4; m++) {
-        const yy = Math.min(H - 1, Math.max(0, y0 - 1 + m)) * W;
-        let line = 0;
-        for (let k = 0; k < 4; k++) line += wx[k]! * data[yy + Math.min(W - 1, Math.max(0, x0 - 1 + k))]!;
-        sum += wy[m]! * line;
-      }
-      out[row + x] = sum < 0 ? 0 : sum > 255 ? 255 : sum + 0.5;
-    }
-  }
-  return { width, height, data: out };
-}
-
-const EDGE = 1e-9;
-
-/** Catmull-Rom weights of the four samples around a point `t` (0..1) past the second. */
-function catmullRom(t: number, w: Float64Array): void {
-  const t2 = t * t;
-  const t3 = t2 * t;
-  w[0] = (-t3 + 2 * t2 - t) / 2;
-  w[1] = (3 * t3 - 5 * t2 + 2) / 2;
-  w[2] = (-3 * t3 + 4 * t2 + t) / 2;
-  w[3] = (t3 - t2) / 2;
 }
 
 /** The picture straightened, and the clockwise degrees its content was turned by (0: as it was). */

@@ -105,11 +105,16 @@ function loadSharp(): Promise<Sharp | undefined> {
 // Pictures larger than this (pixels) are not decoded for rule detection: tesseract reads them as they are.
 const MAX_PIXELS = 120_000_000;
 
+export interface DecodedImage extends GrayImage {
+  /** pixels per inch, as the file states it (cameras and screenshots state 72 or 96 whatever they hold) */
+  density?: number;
+}
+
 /**
  * An image file (page `page`, 0-based, of a multi-page TIFF) as upright grey pixels: EXIF
  * orientation applied, transparency laid over white. Undefined when it cannot be decoded here.
  */
-export async function decodeImage(input: string | Uint8Array, page = 0): Promise<GrayImage | undefined> {
+export async function decodeImage(input: string | Uint8Array, page = 0): Promise<DecodedImage | undefined> {
   const sharp = await loadSharp();
   if (!sharp) return undefined;
   try {
@@ -118,12 +123,12 @@ export async function decodeImage(input: string | Uint8Array, page = 0): Promise
     // less time than converting the colour picture afterwards); with it, they are laid over
     // white first. Turned upright only when EXIF says the picture is turned (a no-op turn still
     // costs a tenth of the decoding).
-    const { hasAlpha, orientation } = await image.metadata();
+    const { hasAlpha, orientation, density } = await image.metadata();
     const upright = orientation !== undefined && orientation !== 1 ? image.rotate() : image;
     const pipeline = hasAlpha ? upright.flatten({ background: '#ffffff' }).greyscale() : upright.pipelineColourspace('b-w').toColourspace('b-w');
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) return undefined;
-    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), density };
   } catch {
     return undefined;
   }

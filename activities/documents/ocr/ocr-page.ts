@@ -9,6 +9,8 @@ import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
 import { straighten } from './deskew.js';
+import { OCR_DPI } from './raster.js';
+import { enlargeGray } from './resample.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
 import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
@@ -33,13 +35,42 @@ export interface OcrSource {
   path?: string;
   /** Its pixels when they could be decoded: rules are found in them and erased before OCR. */
   gray?: GrayImage;
+  /**
+   * Its resolution when known (a rendered PDF page; a scan that states one believably). Otherwise
+   * the size of its text decides whether it is enlarged, and it is taken to be at OCR_DPI.
+   */
+  dpi?: number;
   /** Where a cleaned copy of the picture may be written. */
   workDir: string;
 }
 
+// Pictures below LOW_DPI are enlarged to OCR_DPI before anything reads them: tesseract misreads
+// small glyphs, and this reader's pixel rules are in inches (eval --dpi 150: 0.66 as they were,
+// 0.88 enlarged).
+const LOW_DPI = 250;
+// A picture of unknown resolution is enlarged when tesseract, judging by its text, puts it below
+// LOW_ESTIMATE: by ESTIMATE_TARGET / estimate, read again. (Its estimates for pages of body text
+// rendered at 300 dpi come to 280-350.)
+const LOW_ESTIMATE = 250;
+const ESTIMATE_TARGET = 330;
+const MAX_ENLARGEMENT = 4;
+const MAX_ENLARGED_PIXELS = 60_000_000;
+
 /** `lang`: tesseract's -l argument for the document ("eng", "spa+eng"); see languageArgument. */
-export async function ocrImage(source: OcrSource, pageNumber: number, dpi: number, lang: string): Promise<PageGeometry> {
-  return source.gray ? readPixels(source.gray, source, pageNumber, dpi, lang) : readFile(source, pageNumber, dpi, lang);
+export async function ocrImage(source: OcrSource, pageNumber: number, lang: string): Promise<PageGeometry> {
+  const { gray, dpi } = source;
+  if (!gray) return readFile(source, pageNumber, dpi ?? OCR_DPI, lang);
+  if (dpi !== undefined && dpi < LOW_DPI) {
+    const factor = enlargement(gray, OCR_DPI / dpi);
+    if (factor > 1) return readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: dpi * factor, known: true }, lang);
+  }
+  return readPixels(gray, source, pageNumber, { dpi: dpi ?? OCR_DPI, known: dpi !== undefined }, lang);
+}
+
+/** How many times a picture is enlarged to be `wanted` times as large: 1 when not worth it. */
+function enlargement(image: GrayImage, wanted: number): number {
+  const factor = Math.min(wanted, MAX_ENLARGEMENT, Math.sqrt(MAX_ENLARGED_PIXELS / (image.width * image.height)));
+  return factor >= 1.05 ? factor : 1;
 }
 
 /** Whether a reading looks like that of a turned page or of another script (in whole or in part). */
@@ -74,13 +105,15 @@ type Turn = PageOrientation['rotate'];
 // When orientation detection finds too little text to answer, the other turns are tried.
 const ALL_TURNS: Turn[] = [180, 90, 270];
 
-async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, dpi: number, base: string): Promise<PageGeometry> {
+async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, resolution: { dpi: number; known: boolean }, base: string): Promise<PageGeometry> {
+  const { dpi } = resolution;
   // A scan fed in askew is straightened first: rules are found along rows and columns of pixels,
   // and words are put into rows and columns by their boxes.
   const { image: gray, skew } = straighten(decoded);
   const rules = findPixelRules(gray, dpi);
-  // The decoded pixels are this reader's own: rules are erased in them directly.
-  const cleaned = rules.length ? eraseRules(gray, rules, true) : gray;
+  // The decoded pixels are this reader's own: rules are erased in them directly, unless they
+  // may yet be enlarged (resolution unknown).
+  const cleaned = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
   let input = source.path;
   if (rules.length || skew !== 0 || !input) {
     input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
@@ -92,6 +125,10 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
   try {
     // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
     let page = await recognize(input, 11, base, { darkOnLight: true });
+    if (!resolution.known && page.estimatedDpi !== undefined && page.estimatedDpi < LOW_ESTIMATE) {
+      const factor = enlargement(gray, ESTIMATE_TARGET / page.estimatedDpi);
+      if (factor > 1) return await readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: OCR_DPI, known: true }, base);
+    }
     let lang = base;
     if (mayBeTurned(page)) {
       // A poor reading: the page may be turned, or written in another script. Orientation and

@@ -6,15 +6,24 @@ import type { PageGeometry } from '../layout/geometry.js';
 import type { OcrSettings, ProgressReporter } from '../types.js';
 import { DocumentError } from '../pdf/document-error.js';
 import { selectPages, type PagedRead } from '../pdf/read-pdf.js';
-import { decodeImage } from './gray-image.js';
+import { decodeImage, type DecodedImage } from './gray-image.js';
 import { sniffImage, tiffPage, tiffPageCount } from './images.js';
 import { ocrImage } from './ocr-page.js';
 import { mapLimited } from './pool.js';
 import { languageArgument } from './tesseract.js';
 import { ToolError } from './run-tool.js';
 
-// Scans and photos carry no reliable resolution: coordinates are scaled as if at 300 dpi.
-const ASSUMED_DPI = 300;
+// A stated resolution is believed when the page it makes is at most this many inches long:
+// scanners state theirs, while cameras and screenshots state 72 or 96 dpi whatever they hold.
+// Pictures without a believable one are sized by their text (ocr-page.ts).
+const MAX_PAGE_INCHES = 17;
+const MIN_STATED_DPI = 50;
+
+export function statedResolution(image: DecodedImage): number | undefined {
+  const { density, width, height } = image;
+  if (!density || density < MIN_STATED_DPI) return undefined;
+  return Math.max(width, height) / density <= MAX_PAGE_INCHES ? density : undefined;
+}
 
 export async function readImage(path: string, options: { pages?: number[]; settings: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
   const bytes = new Uint8Array(await readFile(path));
@@ -36,7 +45,7 @@ export async function readImage(path: string, options: { pages?: number[]; setti
         await writeFile(file, tiffPage(bytes, page - 1));
       }
       try {
-        const geometry = await ocrImage({ path: file, gray, workDir: tmp }, page, ASSUMED_DPI, lang);
+        const geometry = await ocrImage({ path: file, gray, dpi: gray && statedResolution(gray), workDir: tmp }, page, lang);
         await rm(join(tmp, `ocr-page-${page}.pgm`), { force: true });
         options.onProgress?.(++done, selected.length);
         return geometry;

@@ -21,6 +21,8 @@ export interface OcrPage {
   width: number;
   height: number;
   words: OcrWord[];
+  /** the resolution tesseract put on the picture from its text's size, when the file stated none (PGM) */
+  estimatedDpi?: number;
 }
 
 const TIMEOUT_MS = 120_000;
@@ -38,8 +40,10 @@ export async function recognize(imagePath: string, psm: 1 | 3 | 6 | 11 = 11, lan
   // darkOnLight: the picture's shaded areas were cleared to dark text on white (raster-rulings.ts),
   // so tesseract's second look at every poorly read line as light-on-dark text is wasted time.
   const config = opts.darkOnLight ? ['-c', 'tessedit_do_invert=0'] : [];
-  const { stdout } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
-  return restoreMisreads(parseTsv(stdout.toString('utf8')), lang);
+  const { stdout, stderr } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
+  const page = restoreMisreads(parseTsv(stdout.toString('utf8')), lang);
+  const estimated = Number(/Estimating resolution as (\d+)/u.exec(stderr)?.[1]);
+  return estimated > 0 ? { ...page, estimatedDpi: estimated } : page;
 }
 
 // Rules and borders come out of tesseract as strokes of punctuation.

@@ -65,7 +65,7 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
       await mapLimited(needOcr, options.settings.parallelPages, async (page) => {
         const image = await renderPdfPage(path, page, dir);
         const gray = await readPgm(image);
-        result.set(page, await ocrImage({ path: image, gray, workDir: dir }, page, OCR_DPI, lang));
+        result.set(page, await ocrImage({ path: image, gray, dpi: OCR_DPI, workDir: dir }, page, lang));
         await rm(image, { force: true });
         await rm(join(dir, `ocr-page-${page}.pgm`), { force: true });
         report();
