@@ -5,7 +5,7 @@
 // digital PDF and, for OCR, as its first page rendered at 300 dpi (--dpi N: at N) to PNG (the
 // references all come from page 1); --skew makes that picture a scan fed in askew by DEGREES
 // (clockwise): the page rendered at twice the resolution, turned, and halved, so its pixels are
-// sampled once, as a scanner's are. Template and expected rows: scripts/eval/template.ts (header rows found by
+// sampled once, as a scanner's are, stating its resolution as a scanner does. Template and expected rows: scripts/eval/template.ts (header rows found by
 // matching the reference's leading rows, merged, against the emitted tables' headers; a further
 // header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
 // NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
@@ -89,7 +89,7 @@ try {
       await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
       if (!skew) return { path: `${prefix}.png`, kind: 'image' };
       const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
-      await sharp(turned.data).resize(Math.round(turned.info.width / 2)).toFile(`${prefix}-skewed.png`);
+      await sharp(turned.data).resize(Math.round(turned.info.width / 2)).withMetadata({ density: dpi }).toFile(`${prefix}-skewed.png`);
       return { path: `${prefix}-skewed.png`, kind: 'image' };
     });
   }
