@@ -1,7 +1,8 @@
-// Low-resolution scans: a generated page of 10-point text rendered at 150 dpi (pdftoppm, which
-// states the resolution in the PNG) reads back with the same table rows as at 300 dpi, and so
-// does the same picture with no resolution stated (sized by its text, as tesseract judges it).
-// Also which stated resolutions are believed, and enlargement on pictures with exact expectations.
+// Scans at other resolutions than 300 dpi: a generated page of 10-point text rendered at 150 dpi
+// (pdftoppm, which states the resolution in the PNG) reads back with exact table rows, and so
+// does the same picture with no resolution stated (sized by its text, as tesseract judges it),
+// and the page rendered at 600 dpi. Also which stated resolutions are believed, and enlarging
+// and shrinking on pictures with exact expectations.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { statedResolution } from '../../activities/documents/ocr/read-image.js';
-import { enlargeGray } from '../../activities/documents/ocr/resample.js';
+import { enlargeGray, shrinkGray } from '../../activities/documents/ocr/resample.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 
@@ -43,6 +44,7 @@ before(async () => {
     },
   ]);
   execFileSync('pdftoppm', ['-r', '150', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page-150')]);
+  execFileSync('pdftoppm', ['-r', '600', '-gray', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page-600')]);
   // the same pixels, no resolution stated: encoded again from raw pixels
   const { data, info } = await sharp(join(dir, 'page-150.png')).raw().toBuffer({ resolveWithObject: true });
   await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png().toFile(join(dir, 'page-150-unstated.png'));
@@ -59,6 +61,10 @@ test('a 150 dpi scan stating its resolution reads with exact rows', async () => 
 test('the same scan stating no resolution: sized by its text, the same rows', async () => {
   assert.equal((await sharp(join(dir, 'page-150-unstated.png')).metadata()).density, undefined);
   assert.deepEqual(await imageTables(join(dir, 'page-150-unstated.png')), [plain, ruled]);
+});
+
+test('a 600 dpi scan (read shrunk to 300 dpi) reads with exact rows', async () => {
+  assert.deepEqual(await imageTables(join(dir, 'page-600.png')), [plain, ruled]);
 });
 
 test('a stated resolution is believed when it makes a page of paper size', () => {
@@ -81,4 +87,10 @@ test('enlarging pixels: sizes, flat areas kept, edges kept in place', () => {
   assert.deepEqual([...wide.data.slice(0, 3)], [0, 0, 0]);
   assert.deepEqual([...wide.data.slice(5, 8)], [255, 255, 255]);
   assert.ok(wide.data[3]! < 128 && wide.data[4]! > 128, `${wide.data[3]} ${wide.data[4]}`);
+});
+
+test('shrinking pixels: each block its mean, a partial block at the edges', () => {
+  // 5 x 3, shrunk 2 times: blocks of 2 x 2, then the last column and row on their own
+  const img: GrayImage = { width: 5, height: 3, data: Uint8Array.from([0, 100, 200, 200, 50, 100, 0, 200, 200, 50, 10, 20, 30, 40, 90]) };
+  assert.deepEqual(shrinkGray(img, 2), { width: 3, height: 2, data: Uint8Array.from([50, 200, 50, 15, 35, 90]) });
 });

@@ -1,6 +1,6 @@
 // Pictures turned by a small angle (deskew.ts) or enlarged (low-resolution scans), resampled
 // bicubically (Catmull-Rom): bilinear blurs small glyphs enough to change what tesseract reads
-// (the jpn model's △ and kana).
+// (the jpn model's △ and kana). High-resolution scans are shrunk by averaging whole blocks.
 import type { GrayImage } from './gray-image.js';
 
 /**
@@ -75,5 +75,25 @@ export function enlargeGray(image: GrayImage, factor: number): GrayImage {
   const out = new Uint8Array(width * height).fill(255);
   // the centre of output pixel x lies at source (x + 0.5) / factor - 0.5
   for (let y = 0; y < height; y++) resampleRow(image, out, y * width, width, 0.5 / factor - 0.5, (y + 0.5) / factor - 0.5, 1 / factor, 0);
+  return { width, height, data: out };
+}
+
+/** The picture shrunk `k` times (an integer >= 2): each k x k block becomes its mean. */
+export function shrinkGray(image: GrayImage, k: number): GrayImage {
+  const { width: W, height: H, data } = image;
+  const width = Math.ceil(W / k);
+  const height = Math.ceil(H / k);
+  const sums = new Uint32Array(width * height);
+  const counts = new Uint32Array(width * height);
+  for (let y = 0; y < H; y++) {
+    const row = ((y / k) | 0) * width;
+    for (let x = 0; x < W; x++) {
+      const o = row + ((x / k) | 0);
+      sums[o]! += data[y * W + x]!;
+      counts[o]!++;
+    }
+  }
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = Math.round(sums[i]! / counts[i]!);
   return { width, height, data: out };
 }
