@@ -1,11 +1,12 @@
 // Accuracy of table extraction against reference CSVs (NAME.pdf + NAME.expected.csv).
-//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N]
+//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION]
 // --direct reads in process (engine + the pipeline's table planning); the default goes through
 // the REST API (DISTILL_URL, DISTILL_API_KEY or a new workspace). Each document is scored as the
 // digital PDF and, for OCR, as its first page rendered at 300 dpi (--dpi N: at N) to PNG (the
 // references all come from page 1); --skew makes that picture a scan fed in askew by DEGREES
 // (clockwise): the page rendered at twice the resolution, turned, and halved, so its pixels are
-// sampled once, as a scanner's are, stating its resolution as a scanner does. Template and expected rows: scripts/eval/template.ts (header rows found by
+// sampled once, as a scanner's are, stating its resolution as a scanner does. --shade darkens
+// that picture from left to right, by FRACTION at the right edge (a photo's shadow). Template and expected rows: scripts/eval/template.ts (header rows found by
 // matching the reference's leading rows, merged, against the emitted tables' headers; a further
 // header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
 // NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
@@ -24,17 +25,18 @@ import { runTool } from '../activities/documents/ocr/run-tool.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' }, dpi: { type: 'string' } },
+  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' }, dpi: { type: 'string' }, shade: { type: 'string' } },
 });
 const dir = positionals[0];
 if (!dir) {
-  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N]');
+  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION]');
   process.exit(2);
 }
 const skew = Number(values.skew ?? 0);
 const dpi = Number(values.dpi ?? 300);
-if (!Number.isFinite(skew) || !(dpi >= 50 && dpi <= 1200)) {
-  console.error('--skew takes a number of degrees, --dpi a resolution from 50 to 1200');
+const shade = Number(values.shade ?? 0);
+if (!Number.isFinite(skew) || !(dpi >= 50 && dpi <= 1200) || !(shade >= 0 && shade < 1) || (skew && shade)) {
+  console.error('--skew takes a number of degrees, --dpi a resolution from 50 to 1200, --shade a fraction below 1 (not with --skew)');
   process.exit(2);
 }
 
@@ -87,6 +89,12 @@ try {
     await pass('ocr', async () => {
       const prefix = join(tmp, name);
       await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
+      if (shade) {
+        const { data, info } = await sharp(`${prefix}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
+        const darkened = Uint8Array.from(data, (v, i) => Math.round(v * (1 - (shade * (i % info.width)) / info.width)));
+        await sharp(darkened, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).png().toFile(`${prefix}-shaded.png`);
+        return { path: `${prefix}-shaded.png`, kind: 'image' };
+      }
       if (!skew) return { path: `${prefix}.png`, kind: 'image' };
       const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
       await sharp(turned.data).resize(Math.round(turned.info.width / 2)).withMetadata({ density: dpi }).toFile(`${prefix}-skewed.png`);

@@ -1,7 +1,8 @@
-// One picture -> page geometry in points, upright: brought to about 300 dpi, straightened when
-// askew (deskew.ts), ruling lines found in its pixels (then erased so that tesseract reads the
-// text between them cleanly), tesseract's words, and the words its sparse-text pass dropped
-// (read back in one small extra call). A page that reads poorly is checked for a turn
+// One picture -> page geometry in points, upright: brought to about 300 dpi, its paper to white
+// where the light was uneven (lighting.ts), straightened when askew (deskew.ts), ruling lines
+// found in its pixels (then erased so that tesseract reads the text between them cleanly),
+// tesseract's words, and the words its sparse-text pass dropped (read back in one small extra
+// call). A page that reads poorly is checked for a turn
 // (orientation detection) and for another script; a turned page is turned upright in memory and
 // read again like an upright one.
 import { rm } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
 import { straighten } from './deskew.js';
+import { evenLight } from './lighting.js';
 import { OCR_DPI } from './raster.js';
 import { enlargeGray, shrinkGray } from './resample.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
@@ -111,15 +113,17 @@ const ALL_TURNS: Turn[] = [180, 90, 270];
 
 async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, resolution: { dpi: number; known: boolean }, base: string): Promise<PageGeometry> {
   const { dpi } = resolution;
-  // A scan fed in askew is straightened first: rules are found along rows and columns of pixels,
-  // and words are put into rows and columns by their boxes.
-  const { image: gray, skew } = straighten(decoded);
+  // Paper gone grey under uneven light is brought back to white; a scan fed in askew is then
+  // straightened: rules are found along rows and columns of pixels, and words are put into rows
+  // and columns by their boxes.
+  const lit = evenLight(decoded);
+  const { image: gray, skew } = straighten(lit);
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly, unless they
   // may yet be enlarged (resolution unknown).
   const cleaned = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
   let input = source.path;
-  if (rules.length || skew !== 0 || !input) {
+  if (rules.length || skew !== 0 || lit !== decoded || !input) {
     input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
     await writePgm(input, cleaned);
   }

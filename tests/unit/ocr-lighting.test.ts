@@ -1,0 +1,75 @@
+// Uneven light: a generated page rendered at 300 dpi (pdftoppm) whose paper darkens to 55% across
+// the page, as in a photo's shadow, reads back with the same table rows as the evenly lit page;
+// the paper is brought back to white and the ink kept dark; an evenly lit page is left as it is.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import { evenLight } from '../../activities/documents/ocr/lighting.js';
+import { imageTables } from '../fixtures/layout/image-tables.js';
+import { makePdf } from '../fixtures/layout/make-pdf.js';
+
+let dir = '';
+let page: GrayImage;
+let shaded: GrayImage;
+
+const plain = [
+  ['Item', 'Supplier', 'Units', 'Cost'],
+  ['Copper pipe', 'Dunmore Metals', '120', '842.40'],
+  ['Brass valve', 'Keld Fittings', '36', '311.76'],
+  ['Solder wire', 'Dunmore Metals', '15', '97.50'],
+  ['Pipe clamp', 'Ravensworth Ltd', '200', '128.00'],
+];
+const ruled = [
+  ['Code', 'Depot', 'Stock'],
+  ['D1', 'Carlisle', '410'],
+  ['D2', 'Kendal', '95'],
+  ['D3', 'Penrith', '1310'],
+];
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ocr-light-'));
+  await makePdf(join(dir, 'page.pdf'), [
+    (p) => {
+      p.text('Stores received at the depots this week', 72, 60, { size: 14, bold: true });
+      plain.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 190, 350, 440][c]!, 100 + r * 22, { size: 12, bold: r === 0 })));
+      p.text('Stock held at each depot, in units', 72, 230, { size: 12 });
+      p.grid([72, 180, 330, 460], [250, 276, 302, 328, 354], ruled, { size: 12, boldFirstRow: true });
+    },
+  ]);
+  execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
+  page = (await decodeImage(new Uint8Array(await readFile(join(dir, 'page.png')))))!;
+  // the light falls off from left to right: paper 255 at the left edge, 140 at the right
+  const data = Uint8Array.from(page.data, (v, i) => Math.round(v * (1 - 0.45 * ((i % page.width) / page.width))));
+  shaded = { width: page.width, height: page.height, data };
+  await sharp(data, { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).png().toFile(join(dir, 'shaded.png'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('an evenly lit page is left as it is', () => {
+  assert.equal(evenLight(page), page);
+});
+
+test('paper in shadow is brought back to white; ink stays dark', () => {
+  const lit = evenLight(shaded);
+  assert.notEqual(lit, shaded);
+  let paperGrey = 0;
+  let inkLost = 0;
+  for (let i = 0; i < page.data.length; i++) {
+    if (page.data[i] === 255 && lit.data[i]! < 230) paperGrey++;
+    if (page.data[i]! < 64 && lit.data[i]! > 128) inkLost++;
+  }
+  assert.ok(paperGrey < 0.001 * page.data.length, `${paperGrey} paper pixels still grey`);
+  assert.equal(inkLost, 0);
+});
+
+test('the page in shadow reads with the rows of the evenly lit page', async () => {
+  assert.deepEqual(await imageTables(join(dir, 'page.png')), [plain, ruled]);
+  assert.deepEqual(await imageTables(join(dir, 'shaded.png')), [plain, ruled]);
+});
