@@ -6,8 +6,8 @@
 // references all come from page 1); --skew makes that picture a scan fed in askew by DEGREES
 // (clockwise): the page rendered at twice the resolution, turned, and halved, so its pixels are
 // sampled once, as a scanner's are, stating its resolution as a scanner does. --shade darkens
-// that picture from left to right, by FRACTION at the right edge (a photo's shadow). Template and expected rows: scripts/eval/template.ts (header rows found by
-// matching the reference's leading rows, merged, against the emitted tables' headers; a further
+// that picture from left to right, by FRACTION at the right edge (a photo's shadow). Template
+// and expected rows: scripts/eval/template.ts (header rows found by matching the reference's leading rows, merged, against the emitted tables' headers; a further
 // header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
 // NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -63,6 +63,21 @@ function line(name: string, pass: string, mode: string, s: Score, seconds: numbe
   return `${name.padEnd(62)} ${pass.padEnd(7)} ${mode.padEnd(8)} ${s.accuracy.toFixed(3)}  rows ${String(s.alignedRows).padStart(3)}/${String(s.expectedRows).padEnd(3)} produced ${String(s.producedRows).padStart(3)} unjudged ${String(s.unjudgedRows).padStart(3)}  ${seconds.toFixed(2)}s  ${note}`;
 }
 
+/** Page 1 of `pdf` as the picture the OCR pass reads (at --dpi, and --skew or --shade); its path. */
+async function scanOf(pdf: string, prefix: string): Promise<string> {
+  await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
+  if (shade) {
+    const { data, info } = await sharp(`${prefix}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const darkened = Uint8Array.from(data, (v, i) => Math.round(v * (1 - (shade * (i % info.width)) / info.width)));
+    await sharp(darkened, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).png().toFile(`${prefix}-shaded.png`);
+    return `${prefix}-shaded.png`;
+  }
+  if (!skew) return `${prefix}.png`;
+  const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
+  await sharp(turned.data).resize(Math.round(turned.info.width / 2)).withMetadata({ density: dpi }).toFile(`${prefix}-skewed.png`);
+  return `${prefix}-skewed.png`;
+}
+
 const names = (await readdir(dir)).filter((f) => f.endsWith('.expected.csv')).map((f) => f.replace(/\.expected\.csv$/u, '')).filter((n) => existsSync(join(dir, `${n}.pdf`))).filter((n) => !values.only || n.includes(values.only)).sort();
 const results: Record<'digital' | 'ocr', number[]> = { digital: [], ocr: [] };
 const tmp = await mkdtemp(join(tmpdir(), 'distill-eval-'));
@@ -86,20 +101,7 @@ try {
     };
     await pass('digital', async () => ({ path: pdf, kind: 'pdf' }));
     if (values['no-ocr']) continue;
-    await pass('ocr', async () => {
-      const prefix = join(tmp, name);
-      await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
-      if (shade) {
-        const { data, info } = await sharp(`${prefix}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
-        const darkened = Uint8Array.from(data, (v, i) => Math.round(v * (1 - (shade * (i % info.width)) / info.width)));
-        await sharp(darkened, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).png().toFile(`${prefix}-shaded.png`);
-        return { path: `${prefix}-shaded.png`, kind: 'image' };
-      }
-      if (!skew) return { path: `${prefix}.png`, kind: 'image' };
-      const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
-      await sharp(turned.data).resize(Math.round(turned.info.width / 2)).withMetadata({ density: dpi }).toFile(`${prefix}-skewed.png`);
-      return { path: `${prefix}-skewed.png`, kind: 'image' };
-    });
+    await pass('ocr', async () => ({ path: await scanOf(pdf, join(tmp, name)), kind: 'image' }));
   }
 } finally {
   await rm(tmp, { recursive: true, force: true });

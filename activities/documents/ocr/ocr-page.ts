@@ -64,13 +64,12 @@ const MAX_ENLARGED_PIXELS = 60_000_000;
 export async function ocrImage(source: OcrSource, pageNumber: number, lang: string): Promise<PageGeometry> {
   const { gray, dpi } = source;
   if (!gray) return readFile(source, pageNumber, dpi ?? OCR_DPI, lang);
-  if (dpi !== undefined && dpi < LOW_DPI) {
-    const factor = enlargement(gray, OCR_DPI / dpi);
-    if (factor > 1) return readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: dpi * factor, known: true }, lang);
-  }
-  const shrink = dpi === undefined ? 1 : Math.round(dpi / OCR_DPI);
-  if (shrink >= 2) return readPixels(shrinkGray(gray, shrink), source, pageNumber, { dpi: dpi! / shrink, known: true }, lang);
-  return readPixels(gray, source, pageNumber, { dpi: dpi ?? OCR_DPI, known: dpi !== undefined }, lang);
+  if (dpi === undefined) return readPixels(gray, source, pageNumber, { dpi: OCR_DPI, known: false }, lang);
+  const factor = dpi < LOW_DPI ? enlargement(gray, OCR_DPI / dpi) : 1;
+  if (factor > 1) return readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: dpi * factor, known: true }, lang);
+  const shrink = Math.round(dpi / OCR_DPI);
+  if (shrink >= 2) return readPixels(shrinkGray(gray, shrink), source, pageNumber, { dpi: dpi / shrink, known: true }, lang);
+  return readPixels(gray, source, pageNumber, { dpi, known: true }, lang);
 }
 
 /** How many times a picture is enlarged to be `wanted` times as large: 1 when not worth it. */
