@@ -40,6 +40,8 @@ interface Analysis {
 }
 
 const SAMPLE_ROWS = 60;
+/** Smaller loads are left to autovacuum (workflows/extraction.ts skips the call below it too). */
+const OPTIMIZE_MIN_ROWS = 50_000;
 
 const analysisKey = (extractionId: string) => `extractions/${extractionId}/analysis.json`;
 const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
@@ -120,11 +122,14 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       const started = performance.now();
       const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
-      let lastWrite = 0;
+      // At most one progress write a second, the first a second in: a document read sooner has
+      // completed before anyone could poll its progress, and the write would only cost it time.
+      const readingSince = Date.now();
+      let lastWrite = readingSince;
       const doc = await open(extraction, guidance, (done, total) => {
         heartbeat({ done, total });
         const now = Date.now();
-        if (now - lastWrite < 1000 && done < total) return;
+        if (now - lastWrite < 1000 && (done < total || now - readingSince < 1000)) return;
         lastWrite = now;
         void prisma.extraction
           .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
@@ -226,7 +231,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
      * which lets filtered row pages use index-only scans. Best effort.
      */
     async optimizeRows({ rows }: { rows: number }): Promise<void> {
-      if (rows < 50_000) return;
+      if (rows < OPTIMIZE_MIN_ROWS) return;
       const started = performance.now();
       await pool.query('VACUUM (ANALYZE) extraction_rows').catch((error: Error) => log.warn('vacuum failed', { error: error.message }));
       log.info('rows vacuumed', { ms: Math.round(performance.now() - started) });

@@ -68,11 +68,11 @@ export async function copyBaseline(databaseUrl: string, path: string): Promise<n
  * file=@PATH` does. (undici's fetch with a FormData body spends ~0.8 s of its own CPU encoding
  * 50 MB, which is the client's cost, not the service's.)
  */
-export async function uploadFile(baseUrl: string, key: string, fields: Record<string, string>, file: Readable, size: number, fileName: string): Promise<{ status: number; body: any }> {
+export async function uploadFile(baseUrl: string, key: string, fields: Record<string, string>, file: Readable, size: number, fileName: string, contentType = 'text/csv'): Promise<{ status: number; body: any }> {
   const boundary = `----distill${Date.now()}`;
   const head = Buffer.from(
     Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const url = new URL('/v2/extractions/upload', baseUrl);

@@ -1,6 +1,6 @@
 // One extraction: analyze the document, load its tables, record the outcome. Every status
 // change after `processing` is made here; activities keep the Postgres projection in step.
-import { ApplicationFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ExtractionActivities } from '../activities/extraction.js';
 import { failureMessage } from './failure.js';
 import { notifyExtraction } from './notify.js';
@@ -16,10 +16,18 @@ export interface ExtractionOutcome {
   error?: string;
 }
 
-const bookkeeping = proxyActivities<ExtractionActivities>({
+const bookkeepingOptions = {
   startToCloseTimeout: BOOKKEEPING_TIMEOUT,
   retry: { initialInterval: '1s', maximumInterval: '30s', backoffCoefficient: 2 },
-});
+};
+const remoteBookkeeping = proxyActivities<ExtractionActivities>(bookkeepingOptions);
+// Recording the outcome is a few milliseconds of Postgres: as local activities it runs within
+// the workflow task that decides it, not as a task of its own through the server (a round trip
+// and three history events each), which for a one-page document was most of its time after
+// loading. The Web UI shows them as markers.
+const localBookkeeping = proxyLocalActivities<ExtractionActivities>(bookkeepingOptions);
+/** optimizeRows does nothing below this many rows (its own guard): no round trip to find out. */
+const OPTIMIZE_MIN_ROWS = 50_000;
 
 const maintenance = proxyActivities<ExtractionActivities>({
   startToCloseTimeout: '10 minutes',
@@ -33,6 +41,9 @@ const documentWork = proxyActivities<ExtractionActivities>({
 });
 
 export async function extractionWorkflow({ extractionId }: ExtractionInput): Promise<ExtractionOutcome> {
+  // Runs started before bookkeeping became local replay with the commands they recorded.
+  const local = patched('local-bookkeeping');
+  const bookkeeping = local ? localBookkeeping : remoteBookkeeping;
   let rows: number;
   try {
     const { templateId } = await documentWork.analyzeDocument({ extractionId });
@@ -42,17 +53,17 @@ export async function extractionWorkflow({ extractionId }: ExtractionInput): Pro
     ({ rows } = await documentWork.loadTables({ extractionId }));
     await bookkeeping.completeExtraction({ extractionId });
     upsertSearchAttributes([{ key: StatusAttr, value: 'completed' }]);
-    await notifyExtraction(extractionId, 'extraction.completed');
+    await notifyExtraction(extractionId, 'extraction.completed', { local });
   } catch (error) {
     const message = failureMessage(error);
     await bookkeeping.failExtraction({ extractionId, message });
     upsertSearchAttributes([{ key: StatusAttr, value: 'failed' }]);
-    await notifyExtraction(extractionId, 'extraction.failed');
+    await notifyExtraction(extractionId, 'extraction.failed', { local });
     // Fail the workflow too, so the Web UI shows what the API shows.
     throw ApplicationFailure.nonRetryable(message, 'ExtractionFailed');
   }
   // Housekeeping after the outcome is recorded: its failure changes nothing for the user.
-  await maintenance.optimizeRows({ rows }).catch(() => undefined);
+  if (!local || rows >= OPTIMIZE_MIN_ROWS) await maintenance.optimizeRows({ rows }).catch(() => undefined);
   return { extractionId, status: 'completed' };
 }
 

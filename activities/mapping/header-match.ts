@@ -30,8 +30,11 @@ function editDistance(a: string, b: string, limit: number): number {
 
 /** Similarity of two labels in [0, 1]: 1 for equal after normalisation, 0 for unrelated. */
 export function labelSimilarity(a: string, b: string): number {
-  const x = normalizeLabel(a);
-  const y = normalizeLabel(b);
+  return normalizedSimilarity(normalizeLabel(a), normalizeLabel(b));
+}
+
+/** labelSimilarity of labels already normalised (normalizeLabel). */
+function normalizedSimilarity(x: string, y: string): number {
   if (!x || !y) return 0;
   if (x === y) return 1;
   const longest = Math.max(x.length, y.length);
@@ -55,23 +58,34 @@ export const MATCH_THRESHOLD = 0.7;
 const GROUPED_SHARE = 0.9;
 
 /**
- * Similarity of a header cell read from a document to a label, where the cell may hold a group
- * label above its own: a header set on several lines is merged into one cell per column, and a
- * label spanning several columns ("Amount" over "Net" and "Tax") lands in the first of them
- * ("Amount Net"). The cell's trailing words (its own label, on the lower lines) match the label
- * too, at GROUPED_SHARE of their similarity.
+ * A header cell's normalised forms, each with the share of its similarity that counts. A cell
+ * read from a document may hold a group label above its own: a header set on several lines is
+ * merged into one cell per column, and a label spanning several columns ("Amount" over "Net"
+ * and "Tax") lands in the first of them ("Amount Net"). With `grouped`, the cell's trailing
+ * words (its own label, on the lower lines) match too, at GROUPED_SHARE of their similarity.
  */
-export function groupedLabelSimilarity(cell: string, label: string): number {
-  let best = labelSimilarity(cell, label);
+function cellForms(cell: string, grouped: boolean): { text: string; share: number }[] {
+  const forms = [{ text: normalizeLabel(cell), share: 1 }];
+  if (!grouped) return forms;
   const words = cell.trim().split(/\s+/u);
-  for (let k = 1; k < words.length && best < GROUPED_SHARE; k++) best = Math.max(best, GROUPED_SHARE * labelSimilarity(words.slice(k).join(' '), label));
-  return best;
+  for (let k = 1; k < words.length; k++) forms.push({ text: normalizeLabel(words.slice(k).join(' ')), share: GROUPED_SHARE });
+  return forms;
+}
+
+type LabelledColumn = Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>;
+
+// Header search matches every leading row of every table against the same columns.
+const normalizedLabels = new WeakMap<LabelledColumn, string[]>();
+function labelsOf(column: LabelledColumn): string[] {
+  let labels = normalizedLabels.get(column);
+  if (!labels) normalizedLabels.set(column, (labels = columnLabels(column).map(normalizeLabel)));
+  return labels;
 }
 
 export interface MatchOptions {
   /**
    * Cells are merged multi-line headers of a table found in a document (PDF, image), which may
-   * start with a group label: see groupedLabelSimilarity. Spreadsheet headers are matched whole.
+   * start with a group label: see cellForms. Spreadsheet headers are matched whole.
    */
   groupedHeaders?: boolean;
 }
@@ -85,15 +99,14 @@ export interface HeaderMatch {
 }
 
 /** Best one-to-one assignment of header cells to template columns (greedy on similarity). */
-export function matchHeader(cells: string[], columns: Pick<TemplateColumn, 'key' | 'name' | 'suggested_mappings'>[], options: MatchOptions = {}): HeaderMatch {
-  const similarity = options.groupedHeaders ? groupedLabelSimilarity : labelSimilarity;
+export function matchHeader(cells: string[], columns: LabelledColumn[], options: MatchOptions = {}): HeaderMatch {
   const pairs: { col: number; cell: number; sim: number }[] = [];
+  const forms = cells.map((cell) => (cell.trim() ? cellForms(cell, options.groupedHeaders ?? false) : []));
   columns.forEach((column, col) => {
-    const labels = columnLabels(column);
-    cells.forEach((cell, cellIndex) => {
-      if (!cell.trim()) return;
+    const labels = labelsOf(column);
+    forms.forEach((cellForm, cellIndex) => {
       let best = 0;
-      for (const label of labels) best = Math.max(best, similarity(cell, label));
+      for (const label of labels) for (const { text, share } of cellForm) if (share > best) best = Math.max(best, share * normalizedSimilarity(text, label));
       if (best >= MATCH_THRESHOLD) pairs.push({ col, cell: cellIndex, sim: best });
     });
   });

@@ -1,0 +1,69 @@
+// Documents through the HTTP API, upload → completed, as a caller sees them: every sample PDF
+// (digital), then every one of their pages as a 300 dpi PNG (OCR), all of a kind uploaded at once
+// (a batch arriving) and timed from the first upload until the last extraction has completed.
+// bench/run.ts prints these beside pdftotext -layout and plain tesseract on the same files
+// (bench/pdf.ts), measured in the same run. Prints nothing itself.
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { ApiClient } from '../tests/helpers/http.js';
+import { uploadFile } from './rows.js';
+
+export interface DocumentsApiResult {
+  /** pages / seconds from the first upload until the last extraction completed */
+  pagesPerSecond: number;
+  seconds: number;
+  pages: number;
+  documents: number;
+}
+
+/** One generic table: each document's tables map to it by position, rows load as for any upload. */
+export const documentTemplate = {
+  name: 'Bench documents',
+  tables: [{ key: 'rows', name: 'Rows', columns: Array.from({ length: 12 }, (_, i) => ({ key: `c${i + 1}`, name: `Column ${i + 1}` })) }],
+};
+
+const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', png: 'image/png' };
+
+const POLL_MS = 50;
+const TIMEOUT_MS = 600_000;
+
+async function upload(api: ApiClient, templateId: string, path: string): Promise<string> {
+  const name = basename(path);
+  const type = CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+  const res = await uploadFile(api.baseUrl, api.key!, { template_id: templateId }, createReadStream(path), statSync(path).size, name, type);
+  if (res.status !== 202) throw new Error(`upload of ${name} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
+}
+
+/**
+ * Waits until every one of `ids` has completed, as a client with a batch in flight does: one
+ * list request per poll (the template's newest extractions), not one request per document,
+ * which at this poll rate would take the service's CPU from the work it is timed on.
+ */
+async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[]): Promise<void> {
+  const waiting = new Set(ids);
+  const deadline = Date.now() + TIMEOUT_MS;
+  while (waiting.size) {
+    const res = await api.get(`/v2/extractions?template_id=${templateId}&limit=${Math.min(1000, Math.max(ids.length, 1))}`);
+    if (res.status !== 200) throw new Error(`list extractions: ${res.status} ${res.text}`);
+    for (const summary of res.body.extractions as { id: string; status: string }[]) {
+      if (!waiting.has(summary.id) || summary.status === 'processing') continue;
+      if (summary.status !== 'completed') {
+        const failed = await api.get(`/v2/extractions/${summary.id}`);
+        throw new Error(`extraction ${summary.id} ended ${summary.status}: ${JSON.stringify(failed.body.error)}`);
+      }
+      waiting.delete(summary.id);
+    }
+    if (Date.now() > deadline) throw new Error(`${waiting.size} extraction(s) still processing after ${TIMEOUT_MS} ms`);
+    if (waiting.size) await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Uploads `files` (holding `pages` pages in all) at once and waits for every extraction. */
+export async function uploadBatch(api: ApiClient, templateId: string, files: readonly string[], pages: number): Promise<DocumentsApiResult> {
+  const started = performance.now();
+  const ids = await Promise.all(files.map((f) => upload(api, templateId, f)));
+  await waitForBatch(api, templateId, ids);
+  const seconds = (performance.now() - started) / 1000;
+  return { pagesPerSecond: pages / seconds, seconds, pages, documents: files.length };
+}

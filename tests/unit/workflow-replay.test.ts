@@ -1,0 +1,37 @@
+// Histories recorded by real runs replay against today's workflow code: a change to the commands
+// a workflow issues must be guarded (patched) so that runs started before a deploy continue.
+//   extraction-remote-bookkeeping: recorded before bookkeeping became local activities
+//   extraction-local-bookkeeping:  recorded after
+// The fixtures are binary protobuf (History.encode of WorkflowHandle.fetchHistory()): the CLI's
+// JSON form needs historyFromJSON, which fails with two copies of protobufjs installed.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import proto from '@temporalio/proto';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+
+const histories = new URL('../fixtures/histories/', import.meta.url);
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+const workflowBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)), logger: undefined }));
+
+async function replay(name: string): Promise<{ activities: string[]; markers: string[] }> {
+  const history = proto.temporal.api.history.v1.History.decode(await readFile(new URL(`${name}.binpb`, histories)));
+  await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, name);
+  const events = history.events ?? [];
+  return {
+    activities: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
+    markers: events.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? []),
+  };
+}
+
+test('an extraction recorded with bookkeeping as activities replays on the current code', async () => {
+  const { activities } = await replay('extraction-remote-bookkeeping');
+  assert.deepEqual(activities, ['analyzeDocument', 'loadTables', 'completeExtraction', 'publishExtractionEvent', 'optimizeRows']);
+});
+
+test('an extraction recorded with local bookkeeping replays: two activities, the outcome as markers', async () => {
+  const { activities, markers } = await replay('extraction-local-bookkeeping');
+  assert.deepEqual(activities, ['analyzeDocument', 'loadTables']);
+  assert.deepEqual(markers, ['core_patch', 'core_local_activity', 'core_local_activity']);
+});
