@@ -117,9 +117,9 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
   if (api && pdfs[0]) {
     // Warm-up, one whole batch: a long-lived service has compiled its hot paths (pdf.js, layout,
     // the API's and worker's handlers) and opened its connections before the batch that is timed.
-    await uploadBatch(api.client, api.templateId, pdfs, digitalPages);
+    await uploadBatch(api.client, api.templateId, pdfs);
     const seconds: number[] = [];
-    for (let k = 0; k < DIGITAL_PASSES; k++) seconds.push((await uploadBatch(api.client, api.templateId, pdfs, digitalPages)).seconds);
+    for (let k = 0; k < DIGITAL_PASSES; k++) seconds.push(await uploadBatch(api.client, api.templateId, pdfs));
     apiDigital = digitalPages / median(seconds);
   }
 
@@ -138,7 +138,7 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
     if (images[0]) {
       await readPagedDocument(images[0], 'image', { guidance });
       await runTool('tesseract', [images[0], 'stdout'], { timeoutMs: 300_000, env: tesseractEnv });
-      if (api) await uploadBatch(api.client, api.templateId, [images[0]], 1);
+      if (api) await uploadBatch(api.client, api.templateId, [images[0]]);
     }
     // OCR_ROUNDS rounds (default 2), the order of the two sides alternating from round to round
     // so that a machine getting busier or quieter favours neither; figures are means over rounds.
@@ -157,7 +157,7 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
       }));
     };
     const runApi = async (): Promise<void> => {
-      if (api) viaApi.push((await uploadBatch(api.client, api.templateId, images, images.length)).seconds);
+      if (api) viaApi.push(await uploadBatch(api.client, api.templateId, images));
     };
     for (let k = 0; k < rounds; k++) {
       if (k % 2 === 0) {
