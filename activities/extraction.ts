@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import type { Extraction } from '../generated/prisma/index.js';
 import type { Database } from '../lib/db.js';
 import { log } from '../lib/log.js';
 import type { Storage } from '../lib/storage.js';
@@ -16,7 +17,7 @@ import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
-import type { DocumentContent, FileKind, Guidance, OcrSettings, TextLine } from './documents/types.js';
+import type { DocumentContent, FileKind, Guidance, OcrSettings, SheetSource, TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
 import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
@@ -30,7 +31,7 @@ export interface ExtractionDeps {
   ocr?: OcrSettings;
 }
 
-/** What analyzeDocument stores in S3 for loadTables. Spreadsheets keep samples only. */
+/** A document as read: what its tables and fields are mapped from. Spreadsheets keep samples only. */
 interface Analysis {
   kind: FileKind;
   pageCount: number;
@@ -40,6 +41,8 @@ interface Analysis {
 }
 
 const SAMPLE_ROWS = 60;
+/** Well inside the document activities' 30 s heartbeat timeout (workflows/extraction.ts). */
+const WAITING_HEARTBEAT_MS = 5_000;
 /** Smaller loads are left to autovacuum (workflows/extraction.ts skips the call below it too). */
 const OPTIMIZE_MIN_ROWS = 50_000;
 
@@ -116,114 +119,146 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     }
   }
 
+  /** Reads the document (OCR included) and settles its template: chosen here for `auto`. */
+  async function readDocument(extraction: Extraction, guidance: Guidance): Promise<{ doc: DocumentContent; analysis: Analysis; template: TemplateSnapshot }> {
+    const started = performance.now();
+    const extractionId = extraction.id;
+    // At most one progress write a second, the first a second in: a document read sooner has
+    // completed before anyone could poll its progress, and the write would only cost it time.
+    const readingSince = Date.now();
+    let lastWrite = readingSince;
+    let pages: { done: number; total: number } | undefined;
+    // Pages may wait for the worker's page slots (OCR_CONCURRENCY, shared by every document it
+    // reads) longer than the heartbeat timeout: beats while waiting tell the wait from a hang,
+    // which stops the event loop (and these beats) or is a tool that runTool's time limit kills.
+    const beats = setInterval(() => heartbeat(pages), WAITING_HEARTBEAT_MS);
+    const doc = await open(extraction, guidance, (done, total) => {
+      pages = { done, total };
+      heartbeat(pages);
+      const now = Date.now();
+      if (now - lastWrite < 1000 && (done < total || now - readingSince < 1000)) return;
+      lastWrite = now;
+      void prisma.extraction
+        .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
+        .catch(() => {});
+    }).finally(() => clearInterval(beats));
+    const paged = doc.kind === 'pdf' || doc.kind === 'image';
+    const sheets = await sheetSamples(doc.sheets, paged ? Infinity : SAMPLE_ROWS);
+    heartbeat();
+    const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
+    log.info('document analyzed', { extraction_id: extractionId, kind: doc.kind, pages: doc.pageCount, sheets: sheets.length, ms: Math.round(performance.now() - started) });
+    if (extraction.templateId !== 'auto') return { doc, analysis, template: extraction.template as unknown as TemplateSnapshot };
+
+    const templates = await prisma.template.findMany({ where: { workspaceId: extraction.workspaceId }, orderBy: { createdAt: 'asc' } });
+    const texts = [...doc.lines.map((l) => l.text), ...sheets.flatMap((s) => s.rows.slice(0, SAMPLE_ROWS).flat())];
+    const { best, scores } = chooseTemplate(templates.map(snapshotOf), doc.kind, sheets, texts);
+    if (!best) {
+      const top = Math.max(0, ...scores.map((s) => s.score));
+      throw ApplicationFailure.nonRetryable(
+        `No template matches this document well enough (best score ${top.toFixed(2)} of ${templates.length} template(s)); upload it with an explicit template_id`,
+        'NoTemplateMatch',
+      );
+    }
+    await prisma.extraction.update({
+      where: { id: extractionId },
+      data: { templateId: best.id, templateName: best.name, template: best as object, updatedAt: new Date() },
+    });
+    return { doc, analysis, template: best };
+  }
+
+  /**
+   * Maps, validates and writes every template table and the fields in one transaction.
+   * `sources` streams a spreadsheet's sheets in full (the analysis holds samples of them); paged
+   * documents pass null, their analysis holding every row.
+   */
+  async function writeTables(extraction: Extraction, guidance: Guidance, template: TemplateSnapshot, analysis: Analysis, sources: SheetSource[] | null): Promise<number> {
+    const started = performance.now();
+    const extractionId = extraction.id;
+    const plans = planTables(analysis.sheets, template.tables, guidance.tableStart);
+    const typeOptions = { decimalSeparator: guidance.decimalSeparator, dateFormat: guidance.dateFormat };
+
+    const fieldValues = sources
+      ? findCellFields(analysis.sheets.map((s) => s.rows), template.fields)
+      : (await import('./documents/fields.js')).findFieldValues(analysis.lines, template.fields);
+    const fieldValidator = new TableValidator(template.fields, typeOptions);
+    const fieldCheck = fieldValidator.validateRow(template.fields.map((f) => fieldValues[f.key] ?? ''));
+    const fieldIssues = fieldCheck.issues ?? {};
+
+    const client = await pool.connect();
+    let total = 0;
+    const tableStats: Record<string, { rows: { valid: number; invalid: number; total: number }; columns: { total: number } }> = {};
+    try {
+      await client.query('BEGIN');
+      await deleteExtractionTables(client, extractionId);
+      for (const table of template.tables) {
+        const writer = await TableWriter.open(client, extractionId, table, typeOptions);
+        const plan = plans.find((p) => p.tableKey === table.key);
+        for (const source of plan?.sources ?? []) {
+          let rowIndex = 0;
+          const batches = sources ? sources[source.sheet]!.batches() : (async function* () { yield analysis.sheets[source.sheet]!.rows; })();
+          for await (const batch of batches) {
+            for (const cells of batch) {
+              const at = rowIndex++;
+              const row = plannedRow(source, at, cells);
+              if (row && writer.add(row)) await writer.flush();
+            }
+            heartbeat();
+          }
+        }
+        const result = await writer.finish(client);
+        total += result.rowCount;
+        const valid = result.maskCounts[0]!;
+        tableStats[table.key] = { rows: { valid, invalid: result.rowCount - valid, total: result.rowCount }, columns: { total: table.columns.length } };
+      }
+      const invalidFields = Object.keys(fieldIssues).length;
+      const stats = { fields: { valid: template.fields.length - invalidFields, invalid: invalidFields, total: template.fields.length }, tables: tableStats };
+      await client.query('UPDATE extractions SET fields = $2, stats = $3, updated_at = now() WHERE id = $1', [
+        extractionId,
+        JSON.stringify({ values: fieldValues, validations: fieldIssues }),
+        JSON.stringify(stats),
+      ]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    log.info('tables loaded', { extraction_id: extractionId, rows: total, ms: Math.round(performance.now() - started) });
+    return total;
+  }
+
   return {
-    /** Reads the document (OCR included), chooses the template for `auto`, stores the analysis. */
-    async analyzeDocument({ extractionId }: { extractionId: string }): Promise<{ pageCount: number; sheetCount: number; templateId: string }> {
-      const started = performance.now();
+    /**
+     * The whole extraction of one document: read, settle the template, write its rows. One
+     * activity, so the analysis stays in memory: no trip through S3 and the server between a
+     * read and its write. A retry reads the document again, as one on another worker would.
+     */
+    async extractDocument({ extractionId }: { extractionId: string }): Promise<{ templateId: string; rows: number }> {
       const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
-      // At most one progress write a second, the first a second in: a document read sooner has
-      // completed before anyone could poll its progress, and the write would only cost it time.
-      const readingSince = Date.now();
-      let lastWrite = readingSince;
-      const doc = await open(extraction, guidance, (done, total) => {
-        heartbeat({ done, total });
-        const now = Date.now();
-        if (now - lastWrite < 1000 && (done < total || now - readingSince < 1000)) return;
-        lastWrite = now;
-        void prisma.extraction
-          .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
-          .catch(() => {});
-      });
+      const { doc, analysis, template } = await readDocument(extraction, guidance);
       const paged = doc.kind === 'pdf' || doc.kind === 'image';
-      const sheets = await sheetSamples(doc.sheets, paged ? Infinity : SAMPLE_ROWS);
-      heartbeat();
-      const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
-      log.info('document analyzed', { extraction_id: extractionId, kind: doc.kind, pages: doc.pageCount, sheets: sheets.length, ms: Math.round(performance.now() - started) });
-
-      let templateId = extraction.templateId;
-      if (templateId === 'auto') {
-        const templates = await prisma.template.findMany({ where: { workspaceId: extraction.workspaceId }, orderBy: { createdAt: 'asc' } });
-        const texts = [...doc.lines.map((l) => l.text), ...sheets.flatMap((s) => s.rows.slice(0, SAMPLE_ROWS).flat())];
-        const { best, scores } = chooseTemplate(templates.map(snapshotOf), doc.kind, sheets, texts);
-        if (!best) {
-          const top = Math.max(0, ...scores.map((s) => s.score));
-          throw ApplicationFailure.nonRetryable(
-            `No template matches this document well enough (best score ${top.toFixed(2)} of ${templates.length} template(s)); upload it with an explicit template_id`,
-            'NoTemplateMatch',
-          );
-        }
-        templateId = best.id;
-        await prisma.extraction.update({
-          where: { id: extractionId },
-          data: { templateId: best.id, templateName: best.name, template: best as object, updatedAt: new Date() },
-        });
-      }
-      await storage.putBuffer(analysisKey(extractionId), Buffer.from(JSON.stringify(analysis)), 'application/json');
-      return { pageCount: doc.pageCount, sheetCount: sheets.length, templateId };
+      const rows = await writeTables(extraction, guidance, template, analysis, paged ? null : doc.sheets);
+      return { templateId: template.id, rows };
     },
 
-    /** Maps, validates and writes every template table and the fields in one transaction. */
-    async loadTables({ extractionId }: { extractionId: string }): Promise<{ rows: number }> {
-      const started = performance.now();
+    /** Runs started before extractDocument: the read, its analysis stored in S3 for loadTables. */
+    async analyzeDocument({ extractionId }: { extractionId: string }): Promise<{ pageCount: number; sheetCount: number; templateId: string }> {
       const extraction = await load(extractionId);
-      const template = extraction.template as unknown as TemplateSnapshot;
+      const { analysis, template } = await readDocument(extraction, parseGuidance(extraction.guidance));
+      await storage.putBuffer(analysisKey(extractionId), Buffer.from(JSON.stringify(analysis)), 'application/json');
+      return { pageCount: analysis.pageCount, sheetCount: analysis.sheets.length, templateId: template.id };
+    },
+
+    /** Runs started before extractDocument: the write, from the analysis analyzeDocument stored. */
+    async loadTables({ extractionId }: { extractionId: string }): Promise<{ rows: number }> {
+      const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
       const analysis = JSON.parse((await storage.getBuffer(analysisKey(extractionId))).toString('utf8')) as Analysis;
       const paged = analysis.kind === 'pdf' || analysis.kind === 'image';
-      const plans = planTables(analysis.sheets, template.tables, guidance.tableStart);
       const sources = paged ? null : (await open(extraction, guidance)).sheets;
-      const typeOptions = { decimalSeparator: guidance.decimalSeparator, dateFormat: guidance.dateFormat };
-
-      const fieldValues = paged
-        ? (await import('./documents/fields.js')).findFieldValues(analysis.lines, template.fields)
-        : findCellFields(analysis.sheets.map((s) => s.rows), template.fields);
-      const fieldValidator = new TableValidator(template.fields, typeOptions);
-      const fieldCheck = fieldValidator.validateRow(template.fields.map((f) => fieldValues[f.key] ?? ''));
-      const fieldIssues = fieldCheck.issues ?? {};
-
-      const client = await pool.connect();
-      let total = 0;
-      const tableStats: Record<string, { rows: { valid: number; invalid: number; total: number }; columns: { total: number } }> = {};
-      try {
-        await client.query('BEGIN');
-        await deleteExtractionTables(client, extractionId);
-        for (const table of template.tables) {
-          const writer = await TableWriter.open(client, extractionId, table, typeOptions);
-          const plan = plans.find((p) => p.tableKey === table.key);
-          for (const source of plan?.sources ?? []) {
-            let rowIndex = 0;
-            const batches = sources ? sources[source.sheet]!.batches() : (async function* () { yield analysis.sheets[source.sheet]!.rows; })();
-            for await (const batch of batches) {
-              for (const cells of batch) {
-                const at = rowIndex++;
-                const row = plannedRow(source, at, cells);
-                if (row && writer.add(row)) await writer.flush();
-              }
-              heartbeat();
-            }
-          }
-          const result = await writer.finish(client);
-          total += result.rowCount;
-          const valid = result.maskCounts[0]!;
-          tableStats[table.key] = { rows: { valid, invalid: result.rowCount - valid, total: result.rowCount }, columns: { total: table.columns.length } };
-        }
-        const invalidFields = Object.keys(fieldIssues).length;
-        const stats = { fields: { valid: template.fields.length - invalidFields, invalid: invalidFields, total: template.fields.length }, tables: tableStats };
-        await client.query('UPDATE extractions SET fields = $2, stats = $3, updated_at = now() WHERE id = $1', [
-          extractionId,
-          JSON.stringify({ values: fieldValues, validations: fieldIssues }),
-          JSON.stringify(stats),
-        ]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-      log.info('tables loaded', { extraction_id: extractionId, rows: total, ms: Math.round(performance.now() - started) });
-      return { rows: total };
+      return { rows: await writeTables(extraction, guidance, extraction.template as unknown as TemplateSnapshot, analysis, sources) };
     },
 
     /**

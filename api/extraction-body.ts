@@ -9,7 +9,12 @@ import type { Extraction as ExtractionRecord } from '../generated/prisma/index.j
 
 export const FIRST_ROWS = 100;
 
-export function extractionSummary(e: ExtractionRecord) {
+/** What a summary (spec 2.2) reads: lists select these columns, not the stored template and fields. */
+export const SUMMARY_COLUMNS = {
+  id: true, status: true, templateId: true, metadata: true, createdAt: true, updatedAt: true, fileName: true, fileExtension: true,
+} as const;
+
+export function extractionSummary(e: Pick<ExtractionRecord, keyof typeof SUMMARY_COLUMNS>) {
   return {
     id: e.id,
     status: e.status as 'processing' | 'completed' | 'failed',

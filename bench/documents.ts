@@ -16,7 +16,12 @@ export const documentTemplate = {
 
 const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', png: 'image/png' };
 
-const POLL_MS = 50;
+// A client polls a long batch less often than a short one: every 2% of the time it has waited
+// so far (at least 50 ms apart), which holds the figure within 2% of the true completion time
+// while a 30 s OCR batch is polled ~150 times instead of 600, each poll being CPU (API,
+// Postgres, this process) taken from the work it times.
+const POLL_MIN_MS = 50;
+const POLL_SHARE = 0.02;
 const TIMEOUT_MS = 600_000;
 
 async function upload(api: ApiClient, templateId: string, path: string): Promise<string> {
@@ -32,7 +37,7 @@ async function upload(api: ApiClient, templateId: string, path: string): Promise
  * list request per poll (the template's newest extractions), not one request per document,
  * which at this poll rate would take the service's CPU from the work it is timed on.
  */
-async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[]): Promise<void> {
+async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[], started: number): Promise<void> {
   const waiting = new Set(ids);
   const deadline = Date.now() + TIMEOUT_MS;
   while (waiting.size) {
@@ -47,7 +52,7 @@ async function waitForBatch(api: ApiClient, templateId: string, ids: readonly st
       waiting.delete(summary.id);
     }
     if (Date.now() > deadline) throw new Error(`${waiting.size} extraction(s) still processing after ${TIMEOUT_MS} ms`);
-    if (waiting.size) await new Promise((r) => setTimeout(r, POLL_MS));
+    if (waiting.size) await new Promise((r) => setTimeout(r, Math.max(POLL_MIN_MS, POLL_SHARE * (performance.now() - started))));
   }
 }
 
@@ -55,6 +60,6 @@ async function waitForBatch(api: ApiClient, templateId: string, ids: readonly st
 export async function uploadBatch(api: ApiClient, templateId: string, files: readonly string[]): Promise<number> {
   const started = performance.now();
   const ids = await Promise.all(files.map((f) => upload(api, templateId, f)));
-  await waitForBatch(api, templateId, ids);
+  await waitForBatch(api, templateId, ids, started);
   return (performance.now() - started) / 1000;
 }

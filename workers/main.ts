@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import { PageSlots } from '../activities/documents/ocr/pool.js';
 import { languageArgument } from '../activities/documents/ocr/tesseract.js';
 import { createDatabase } from '../lib/db.js';
 import { env } from '../lib/env.js';
@@ -28,7 +29,7 @@ const worker = await Worker.create({
   namespace: e.TEMPORAL_NAMESPACE,
   taskQueue: e.TEMPORAL_TASK_QUEUE,
   ...workflowSource,
-  activities: createActivities({ db, storage, ocr: { languages: e.OCR_LANGUAGES, parallelPages: e.OCR_CONCURRENCY } }),
+  activities: createActivities({ db, storage, ocr: { languages: e.OCR_LANGUAGES, pageSlots: new PageSlots(e.OCR_CONCURRENCY) } }),
   maxConcurrentActivityTaskExecutions: e.WORKER_MAX_ACTIVITIES,
   // On SIGTERM/SIGINT (the Runtime's default shutdown signals) the worker stops polling and lets
   // running activities finish for up to this long before it exits.

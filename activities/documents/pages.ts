@@ -4,12 +4,13 @@ import type { DocumentContent, Guidance, OcrSettings, ProgressReporter, SheetSou
 import { layoutDocument } from './layout/document.js';
 import { readPdf } from './pdf/read-pdf.js';
 import { readImage } from './ocr/read-image.js';
+import { PageSlots } from './ocr/pool.js';
 
 export { DocumentError } from './errors.js';
 
 const BATCH_ROWS = 2000;
-/** Unless the worker says otherwise (OCR_LANGUAGES, OCR_CONCURRENCY): English, two pages at a time. */
-const DEFAULT_OCR: OcrSettings = { languages: ['eng'], parallelPages: 2 };
+/** Unless the worker says otherwise (OCR_LANGUAGES, OCR_CONCURRENCY): English, two pages at a time in this process. */
+const DEFAULT_OCR: OcrSettings = { languages: ['eng'], pageSlots: new PageSlots(2) };
 
 export async function readPagedDocument(
   path: string,

@@ -1,3 +1,4 @@
+import type { PageSlots } from './ocr/pool.js';
 // The document model every reader produces and the mapping step consumes.
 // Spreadsheets stream their sheets; PDFs and images produce detected tables in memory.
 
@@ -53,10 +54,11 @@ export interface Guidance {
   languages?: string[];
 }
 
-/** How a worker reads pictures: its default tesseract languages and how many pages at once. */
+/** How a worker reads pictures: its default tesseract languages and its page slots (OCR_CONCURRENCY). */
 export interface OcrSettings {
   languages: string[];
-  parallelPages: number;
+  /** shared by every document the worker reads at once */
+  pageSlots: PageSlots;
 }
 
 export interface ProgressReporter {

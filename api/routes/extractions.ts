@@ -14,7 +14,7 @@ import { KindAttr, StatusAttr, TemplateAttr, WorkspaceAttr } from '../../workflo
 import type { AppDeps, AppEnv } from '../context.js';
 import { csvLine } from '../csv.js';
 import { ApiError, badRequest, errorResponses, notFound } from '../errors.js';
-import { extractionFull, extractionSummary } from '../extraction-body.js';
+import { extractionFull, extractionSummary, SUMMARY_COLUMNS } from '../extraction-body.js';
 import { discardFiles, receiveMultipart } from '../multipart.js';
 import { ExtractionSchema, ExtractionSummarySchema, MetadataSchema, PaginationSchema, RowSchema } from '../schemas.js';
 import { intParam, validationHook } from '../validation.js';
@@ -163,7 +163,7 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
       const { template_id, limit, offset } = c.req.valid('query');
       const where = { workspaceId: c.get('workspaceId'), ...(template_id ? { templateId: template_id } : {}) };
       const [list, total] = await Promise.all([
-        prisma.extraction.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+        prisma.extraction.findMany({ where, select: SUMMARY_COLUMNS, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
         prisma.extraction.count({ where }),
       ]);
       return c.json({ extractions: list.map(extractionSummary), total, limit, offset }, 200);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient, fileForm } from '../helpers/http.js';
 
@@ -317,17 +318,21 @@ describe('a worker killed mid-extraction', () => {
     for (let i = 0; i < rows; i++) lines.push(`R-${i},${i % 100},open`);
     const res = await upload(api, { template_id: templateId }, { name: 'many.csv', content: lines.join('\n') });
     assert.equal(res.status, 202);
-    // Kill the worker while loadTables is running (as Temporal reports it), then start a new one.
+    // Kill the worker while it is writing the rows (its COPY running in Postgres), then start a new one.
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
     const handle = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! }).workflow.getHandle(`extraction-${res.body.id}`);
+    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
     const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { raw } = await handle.describe();
-      // state 2 = PENDING_ACTIVITY_STATE_STARTED
-      const running = (raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'loadTables' && Number(a.state) === 2);
-      if (running) break;
-      assert.ok(Date.now() < deadline, 'loadTables never started');
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      for (;;) {
+        const { rowCount } = await db.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY extraction_rows%'");
+        if (rowCount) break;
+        assert.ok(Date.now() < deadline, 'the rows were never written');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await db.end();
     }
     await app.killWorker('SIGKILL');
     await new Promise((r) => setTimeout(r, 500));

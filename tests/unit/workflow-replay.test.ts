@@ -2,6 +2,9 @@
 // a workflow issues must be guarded (patched) so that runs started before a deploy continue.
 //   extraction-remote-bookkeeping: recorded before bookkeeping became local activities
 //   extraction-local-bookkeeping:  recorded after
+//   extraction-two-activities-auto: template_id=auto (the template recorded between the two
+//                                   activities), before the read and the write became one activity
+//   extraction-one-activity-auto:   the same upload, recorded after
 // The fixtures are binary protobuf (History.encode of WorkflowHandle.fetchHistory()): the CLI's
 // JSON form needs historyFromJSON, which fails with two copies of protobufjs installed.
 import assert from 'node:assert/strict';
@@ -15,13 +18,14 @@ const histories = new URL('../fixtures/histories/', import.meta.url);
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const workflowBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)), logger: undefined }));
 
-async function replay(name: string): Promise<{ activities: string[]; markers: string[] }> {
+async function replay(name: string): Promise<{ activities: string[]; markers: string[]; upserts: number }> {
   const history = proto.temporal.api.history.v1.History.decode(await readFile(new URL(`${name}.binpb`, histories)));
   await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, name);
   const events = history.events ?? [];
   return {
     activities: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
     markers: events.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? []),
+    upserts: events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
   };
 }
 
@@ -34,4 +38,18 @@ test('an extraction recorded with local bookkeeping replays: two activities, the
   const { activities, markers } = await replay('extraction-local-bookkeeping');
   assert.deepEqual(activities, ['analyzeDocument', 'loadTables']);
   assert.deepEqual(markers, ['core_patch', 'core_local_activity', 'core_local_activity']);
+});
+
+test('an auto-template extraction recorded with two document activities replays, its template recorded between them', async () => {
+  const { activities, upserts } = await replay('extraction-two-activities-auto');
+  assert.deepEqual(activities, ['analyzeDocument', 'loadTables']);
+  // the patch's version, the chosen template, the final status
+  assert.equal(upserts, 3);
+});
+
+test('an auto-template extraction recorded with one document activity replays', async () => {
+  const { activities, markers, upserts } = await replay('extraction-one-activity-auto');
+  assert.deepEqual(activities, ['extractDocument']);
+  assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_local_activity', 'core_local_activity']);
+  assert.equal(upserts, 4);
 });

@@ -9,7 +9,7 @@ import { selectPages, type PagedRead } from '../pdf/read-pdf.js';
 import { decodeImage, type DecodedImage } from './gray-image.js';
 import { sniffImage, tiffPage, tiffPageCount } from './images.js';
 import { ocrImage } from './ocr-page.js';
-import { mapLimited } from './pool.js';
+import { mapInSlots } from './pool.js';
 import { languageArgument } from './tesseract.js';
 import { ToolError } from './run-tool.js';
 
@@ -36,7 +36,7 @@ export async function readImage(path: string, options: { pages?: number[]; setti
   const tmp = await mkdtemp(join(tmpdir(), 'distill-img-'));
   try {
     let done = 0;
-    const pages = await mapLimited(selected, options.settings.parallelPages, async (page): Promise<PageGeometry> => {
+    const pages = await mapInSlots(selected, options.settings.pageSlots, async (page): Promise<PageGeometry> => {
       // Decoded pixels (upright by EXIF) are what tesseract reads when there are any.
       const gray = await decodeImage(bytes, page - 1);
       let file: string | undefined = gray ? undefined : path;

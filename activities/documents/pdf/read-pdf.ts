@@ -7,7 +7,7 @@ import type { PageGeometry } from '../layout/geometry.js';
 import type { OcrSettings, ProgressReporter } from '../types.js';
 import { readPgm } from '../ocr/gray-image.js';
 import { ocrImage } from '../ocr/ocr-page.js';
-import { mapLimited } from '../ocr/pool.js';
+import { mapInSlots } from '../ocr/pool.js';
 import { OCR_DPI, renderPdfPage } from '../ocr/raster.js';
 import { languageArgument } from '../ocr/tesseract.js';
 import { DocumentError } from './document-error.js';
@@ -62,7 +62,7 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
       const lang = await languageArgument(options.settings.languages);
       tmp = await mkdtemp(join(tmpdir(), 'distill-ocr-'));
       const dir = tmp;
-      await mapLimited(needOcr, options.settings.parallelPages, async (page) => {
+      await mapInSlots(needOcr, options.settings.pageSlots, async (page) => {
         const image = await renderPdfPage(path, page, dir);
         const gray = await readPgm(image);
         result.set(page, await ocrImage({ path: image, gray, dpi: OCR_DPI, workDir: dir }, page, lang));
