@@ -2,7 +2,7 @@
 // The workflow then starts a delivery workflow per id (workflows/notify.ts), so a slow
 // receiver never holds it up.
 import { ApplicationFailure } from '@temporalio/activity';
-import { extractionSummary } from '../api/extraction-body.js';
+import { extractionSummary, SUMMARY_COLUMNS } from '../api/extraction-body.js';
 import { runBase } from '../api/flow-run-body.js';
 import type { Database } from '../lib/db.js';
 import { webhookConfig, type DeliverySettings, type WebhookConfig } from './webhooks/config.js';
@@ -48,7 +48,7 @@ export function createEventActivities({ db, config = webhookConfig() }: { db: Da
   return {
     /** Records one delivery per active webhook of the extraction's workspace subscribed to `type`. */
     async publishExtractionEvent(input: PublishInput & { extractionId: string }): Promise<Published> {
-      const extraction = await prisma.extraction.findUnique({ where: { id: input.extractionId } });
+      const extraction = await prisma.extraction.findUnique({ where: { id: input.extractionId }, select: { ...SUMMARY_COLUMNS, workspaceId: true, error: true } });
       if (!extraction) throw ApplicationFailure.nonRetryable(`Extraction ${input.extractionId} does not exist`, 'NotFound');
       const data = { ...extractionSummary(extraction), ...(input.type === 'extraction.failed' ? { error: extraction.error ?? '' } : {}) };
       return record(extraction.workspaceId, input, data);

@@ -9,7 +9,7 @@ import type { Extraction } from '../generated/prisma/index.js';
 import type { Database } from '../lib/db.js';
 import { log } from '../lib/log.js';
 import type { Storage } from '../lib/storage.js';
-import { appendEntry, statusEntry } from '../lib/status.js';
+import { statusEntry } from '../lib/status.js';
 import type { TemplateSnapshot } from '../lib/template.js';
 import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError } from './documents/errors.js';
@@ -70,6 +70,19 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     const extraction = await prisma.extraction.findUnique({ where: { id: extractionId } });
     if (!extraction) throw ApplicationFailure.nonRetryable(`Extraction ${extractionId} does not exist`, 'NotFound');
     return extraction;
+  }
+
+  /**
+   * The outcome in one statement (plain SQL: it runs for every extraction, and Prisma 6 compiles
+   * each query it is given). An outcome already recorded, by an earlier attempt, is left as it is.
+   */
+  async function recordOutcome(extractionId: string, status: 'completed' | 'failed', message: string, error: string | null): Promise<void> {
+    const { rowCount } = await pool.query(
+      'UPDATE extractions SET status = $2, error = $3, status_history = status_history || $4::jsonb, updated_at = now() WHERE id = $1 AND status <> $2',
+      [extractionId, status, error, JSON.stringify([statusEntry(status, message)])],
+    );
+    if (!rowCount) await load(extractionId); // NotFound when it does not exist
+    await rm(workDir(extractionId), { recursive: true, force: true });
   }
 
   /** The original file on this worker's disk (downloaded again after a move or restart). */
@@ -273,34 +286,11 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     },
 
     async completeExtraction({ extractionId }: { extractionId: string }): Promise<void> {
-      const extraction = await load(extractionId);
-      if (extraction.status === 'completed') return;
-      await prisma.extraction.update({
-        where: { id: extractionId },
-        data: {
-          status: 'completed',
-          error: null,
-          progress: undefined,
-          statusHistory: appendEntry(extraction.statusHistory, statusEntry('completed', 'Extraction completed')) as object[],
-          updatedAt: new Date(),
-        },
-      });
-      await rm(workDir(extractionId), { recursive: true, force: true });
+      await recordOutcome(extractionId, 'completed', 'Extraction completed', null);
     },
 
     async failExtraction({ extractionId, message }: { extractionId: string; message: string }): Promise<void> {
-      const extraction = await load(extractionId);
-      if (extraction.status === 'failed') return;
-      await prisma.extraction.update({
-        where: { id: extractionId },
-        data: {
-          status: 'failed',
-          error: message,
-          statusHistory: appendEntry(extraction.statusHistory, statusEntry('failed', message)) as object[],
-          updatedAt: new Date(),
-        },
-      });
-      await rm(workDir(extractionId), { recursive: true, force: true });
+      await recordOutcome(extractionId, 'failed', message, message);
     },
   };
 }

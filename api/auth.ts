@@ -20,9 +20,14 @@ export function requireApiKey({ db }: Pick<AppDeps, 'db'>): MiddlewareHandler<Ap
     const header = c.req.header('authorization') ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !KEY_SHAPE.test(m[1]!)) throw unauthorized();
-    const key = await db.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]!) }, select: { id: true, workspaceId: true, revokedAt: true } });
-    if (!key || key.revokedAt) throw unauthorized();
-    c.set('workspaceId', key.workspaceId);
+    // Plain SQL: it runs for every request, and Prisma 6 compiles each query it is given (~1 ms).
+    const { rows } = await db.pool.query<{ id: string; workspace_id: string; revoked_at: Date | null }>(
+      'SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = $1',
+      [hashKey(m[1]!)],
+    );
+    const key = rows[0];
+    if (!key || key.revoked_at) throw unauthorized();
+    c.set('workspaceId', key.workspace_id);
     c.set('apiKeyId', key.id);
     await next();
   };

@@ -10,8 +10,3 @@ export interface StatusEntry {
 export function statusEntry(status: string, message: string, at: Date = new Date()): StatusEntry {
   return { status, time: unixSeconds(at), message };
 }
-
-export function appendEntry(history: unknown, entry: StatusEntry): StatusEntry[] {
-  const list = Array.isArray(history) ? (history as StatusEntry[]) : [];
-  return [...list, entry];
-}

@@ -1,6 +1,6 @@
-// In-process extraction for the evaluation: the engine (readPagedDocument, as analyzeDocument
+// In-process extraction for the evaluation: the engine (readPagedDocument, as extractDocument
 // opens a PDF or image) plus the pipeline's own table planning and row projection (planTables,
-// then the rows loadTables writes), so the rows are those the service would store and the direct
+// then the rows extractDocument writes), so the rows are those the service would store and the direct
 // and API figures cannot drift apart.
 import { TemplateTableInputSchema, withKeys, type TemplateTable } from '../../lib/template.js';
 import { readPagedDocument } from '../../activities/documents/pages.js';

@@ -26,7 +26,7 @@ async function samplesOf(name: string, draw: (p: PageDrawer) => void): Promise<S
   return sheetSamples((await readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } })).sheets);
 }
 
-/** The rows loadTables writes for the template's first table. */
+/** The rows extractDocument writes for the template's first table. */
 const storedRows = (samples: SheetSample[], table: TemplateTable) => plannedRows(samples, planTables(samples, [table])[0]);
 
 const REGIONS = [

@@ -8,8 +8,9 @@ import { env } from '../../lib/env.js';
 
 function appWith(allowPrivate: boolean) {
   const created: unknown[] = [];
+  // The key lookup (plain SQL) finds a live key of one workspace.
+  const pool = { query: async () => ({ rows: [{ id: 'key_test', workspace_id: 'ws_test', revoked_at: null }] }) };
   const prisma = {
-    apiKey: { findUnique: async () => ({ workspaceId: 'ws_test', revokedAt: null }) },
     webhook: {
       create: async ({ data }: { data: Record<string, unknown> }) => {
         created.push(data);
@@ -17,7 +18,7 @@ function appWith(allowPrivate: boolean) {
       },
     },
   };
-  const app = createApp({ env: { ...env(), WEBHOOK_ALLOW_PRIVATE: allowPrivate }, db: { prisma, pool: {} }, storage: {}, temporal: {} } as unknown as AppDeps);
+  const app = createApp({ env: { ...env(), WEBHOOK_ALLOW_PRIVATE: allowPrivate }, db: { prisma, pool }, storage: {}, temporal: {} } as unknown as AppDeps);
   const post = (url: string) =>
     app.request('http://api.test/v2/webhooks', {
       method: 'POST',
