@@ -17,7 +17,7 @@ import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
-import type { DocumentContent, FileKind, Guidance, OcrSettings, SheetSource, TextLine } from './documents/types.js';
+import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type SheetSource, type TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
 import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
@@ -155,7 +155,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
         .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
         .catch(() => {});
     }).finally(() => clearInterval(beats));
-    const paged = doc.kind === 'pdf' || doc.kind === 'image';
+    const paged = isPaged(doc.kind);
     const sheets = await sheetSamples(doc.sheets, paged ? Infinity : SAMPLE_ROWS);
     heartbeat();
     const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
@@ -251,7 +251,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
       const { doc, analysis, template } = await readDocument(extraction, guidance);
-      const paged = doc.kind === 'pdf' || doc.kind === 'image';
+      const paged = isPaged(doc.kind);
       const rows = await writeTables(extraction, guidance, template, analysis, paged ? null : doc.sheets);
       return { templateId: template.id, rows };
     },
@@ -269,7 +269,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       const extraction = await load(extractionId);
       const guidance = parseGuidance(extraction.guidance);
       const analysis = JSON.parse((await storage.getBuffer(analysisKey(extractionId))).toString('utf8')) as Analysis;
-      const paged = analysis.kind === 'pdf' || analysis.kind === 'image';
+      const paged = isPaged(analysis.kind);
       const sources = paged ? null : (await open(extraction, guidance)).sheets;
       return { rows: await writeTables(extraction, guidance, extraction.template as unknown as TemplateSnapshot, analysis, sources) };
     },

@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', png: 'im
 
 // A client polls a long batch less often than a short one: every 2% of the time it has waited
 // so far (at least 50 ms apart), which holds the figure within 2% of the true completion time
-// while a 30 s OCR batch is polled ~150 times instead of 600, each poll being CPU (API,
+// while a 30 s OCR batch is polled about 175 times instead of 600, each poll being CPU (API,
 // Postgres, this process) taken from the work it times.
 const POLL_MIN_MS = 50;
 const POLL_SHARE = 0.02;
@@ -35,7 +35,7 @@ async function upload(api: ApiClient, templateId: string, path: string): Promise
 /**
  * Waits until every one of `ids` has completed, as a client with a batch in flight does: one
  * list request per poll (the template's newest extractions), not one request per document,
- * which at this poll rate would take the service's CPU from the work it is timed on.
+ * which would take the service's CPU from the work it is timed on.
  */
 async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[], started: number): Promise<void> {
   const waiting = new Set(ids);

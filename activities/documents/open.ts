@@ -1,6 +1,6 @@
 // Opens a stored document of any supported kind as the common document model.
 // Readers load on first use: a worker that only sees spreadsheets never loads pdf.js.
-import type { DocumentContent, FileKind, Guidance, OcrSettings, ProgressReporter } from './types.js';
+import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type ProgressReporter } from './types.js';
 
 export async function openDocument(
   path: string,
@@ -8,7 +8,7 @@ export async function openDocument(
   extension: string,
   options: { guidance: Guidance; onProgress?: ProgressReporter; ocrSettings?: OcrSettings },
 ): Promise<DocumentContent> {
-  if (kind === 'pdf' || kind === 'image') {
+  if (isPaged(kind)) {
     const { readPagedDocument } = await import('./pages.js');
     return readPagedDocument(path, kind, options);
   }

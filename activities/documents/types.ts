@@ -1,8 +1,13 @@
-import type { PageSlots } from './ocr/pool.js';
 // The document model every reader produces and the mapping step consumes.
 // Spreadsheets stream their sheets; PDFs and images produce detected tables in memory.
+import type { PageSlots } from './ocr/pool.js';
 
 export type FileKind = 'pdf' | 'excel' | 'csv' | 'tsv' | 'image';
+
+/** PDFs and images: read page by page into tables held in memory (spreadsheets stream their sheets). */
+export function isPaged(kind: FileKind): kind is 'pdf' | 'image' {
+  return kind === 'pdf' || kind === 'image';
+}
 
 /** A rectangular run of cells: a spreadsheet sheet or a table found on PDF/image pages. */
 export interface SheetSource {
