@@ -1,5 +1,5 @@
 // The one environment schema, parsed once at start. A bad value stops start-up naming the variable.
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { temporalDevConfig } from './dev-config.js';
@@ -39,8 +39,11 @@ function envSchema() {
     WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
     /** One delivery attempt's deadline, connect to last byte. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-    /** Pages OCRed at once per worker; tesseract runs single-threaded per page. */
-    OCR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /**
+     * Pages OCRed at once per worker; tesseract runs single-threaded per page, so one per core the
+     * worker may use (a fixed 2 left a larger machine's other cores idle).
+     */
+    OCR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.min(64, availableParallelism())),
     /** Tesseract languages scans are read in unless an upload's guidance names others ("spa+eng"). */
     OCR_LANGUAGES: z
       .string()

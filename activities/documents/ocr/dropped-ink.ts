@@ -23,14 +23,46 @@ const MARGIN_SHARE = 0.12;
 // At most this many blobs per page are read back; more means a picture or noise, not dropped text.
 const MAX_BLOBS = 400;
 
+type Part = InkBlob & { ink: number };
+
 /** Ink that no tesseract word covers: text-sized blobs to read back, and lone dashes. */
 export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): { text: InkBlob[]; dashes: Dash[] } {
-  const { width, height } = image;
-  const gw = Math.ceil(width / CELL);
-  const gh = Math.ceil(height / CELL);
   const ink = darkPerCell(image);
-  // Words (with a margin) cover their ink.
-  const margin = Math.max(1, Math.round((0.02 * dpi) / CELL));
+  coverWords(ink, image, words, Math.max(1, Math.round((0.02 * dpi) / CELL)));
+  const parts = inkParts(ink, image, MAX_HEIGHT_IN * dpi, MAX_WIDTH_IN * dpi);
+  if (parts.length > 20 * MAX_BLOBS) return { text: [], dashes: [] };
+  const blobs = joinParts(parts);
+  // Dropped text is set like the text around it: about as tall as the page's words.
+  const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  const typical = heights.length ? heights[heights.length >> 1]! : 0;
+  const inMargin = marginTest(words, image.height);
+  const kept = blobs.filter((b) => {
+    const h = b.y1 - b.y0;
+    const w = b.x1 - b.x0;
+    const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
+    return likeText && h >= MIN_HEIGHT_IN * dpi && h <= MAX_HEIGHT_IN * dpi && w <= MAX_WIDTH_IN * dpi && b.ink >= MIN_INK_IN2 * dpi * dpi && w >= 0.3 * h && !inMargin(b);
+  });
+  if (kept.length > MAX_BLOBS) return { text: [], dashes: [] };
+  const box = ({ x0, y0, x1, y1 }: InkBlob): InkBlob => ({ x0, y0, x1, y1 });
+  const dashes: Dash[] = [];
+  for (const b of typical === 0 ? [] : blobs) {
+    const line = inMargin(b) ? undefined : dashLine(image, b, typical, words);
+    // As tall as the text of its line (the layout sizes words by their height). As long as a
+    // figure is tall or longer: a dash set for a nil amount (—); shorter: a hyphen.
+    if (line) dashes.push({ x0: b.x0, x1: b.x1, y0: line.y0, y1: line.y1, text: b.x1 - b.x0 >= EM_DASH_LENGTH * typical ? '—' : '-' });
+  }
+  return { text: kept.map(box), dashes: dashes.slice(0, MAX_BLOBS) };
+}
+
+// The phases below are separate functions, not one: V8 optimises a long function with several
+// hot loops while its later loops have run too little to say what they handle, then throws the
+// optimised code away and compiles it again (up to 13 times a batch for the one function this
+// was, 0.1 s of compiling each time).
+
+/** Clears the ink counts under the words, `margin` squares around each. */
+function coverWords(ink: Uint16Array, image: GrayImage, words: readonly OcrWord[], margin: number): void {
+  const gw = Math.ceil(image.width / CELL);
+  const gh = Math.ceil(image.height / CELL);
   for (const w of words) {
     const gx0 = Math.max(0, Math.floor(w.x0 / CELL) - margin);
     const gx1 = Math.min(gw - 1, Math.floor((w.x1 - 1) / CELL) + margin);
@@ -38,13 +70,16 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     const gy1 = Math.min(gh - 1, Math.floor((w.y1 - 1) / CELL) + margin);
     for (let gy = gy0; gy <= gy1; gy++) ink.fill(0, gy * gw + gx0, gy * gw + gx1 + 1);
   }
-  const minH = MIN_HEIGHT_IN * dpi;
-  const maxH = MAX_HEIGHT_IN * dpi;
-  const maxW = MAX_WIDTH_IN * dpi;
-  const minInk = MIN_INK_IN2 * dpi * dpi;
+}
+
+/** Connected pieces of the remaining ink (squares touching, diagonals included) no larger than text. */
+function inkParts(ink: Uint16Array, image: GrayImage, maxH: number, maxW: number): Part[] {
+  const { width, height } = image;
+  const gw = Math.ceil(width / CELL);
+  const gh = Math.ceil(height / CELL);
   const seen = new Uint8Array(gw * gh);
   const stack: number[] = [];
-  const parts: (InkBlob & { ink: number })[] = [];
+  const parts: Part[] = [];
   for (let start = 0; start < ink.length; start++) {
     if (!ink[start] || seen[start]) continue;
     seen[start] = 1;
@@ -81,10 +116,13 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     // Glyph pieces (the dot of an i, parts of a broken digit) are joined below; keep small ones for now.
     if (b.y1 - b.y0 <= maxH && b.x1 - b.x0 <= maxW) parts.push(b);
   }
-  if (parts.length > 20 * MAX_BLOBS) return { text: [], dashes: [] };
-  // Pieces on one text line with glyph-sized gaps between them form one blob.
+  return parts;
+}
+
+/** Pieces on one text line with glyph-sized gaps between them, joined into blobs. */
+function joinParts(parts: Part[]): Part[] {
   parts.sort((a, b) => a.x0 - b.x0);
-  const blobs: (InkBlob & { ink: number })[] = [];
+  const blobs: Part[] = [];
   for (const p of parts) {
     const h = p.y1 - p.y0;
     const near = blobs.find((b) => {
@@ -99,37 +137,24 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
       near.ink += p.ink;
     } else blobs.push({ ...p });
   }
-  // Dropped text is set like the text around it: about as tall as the page's words.
-  const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
-  const typical = heights.length ? heights[heights.length >> 1]! : 0;
-  // Ink in the top or bottom margin of the page beyond every word (a page number, a running
-  // head's mark) is no part of a table: it is not read back.
+  return blobs;
+}
+
+/**
+ * Whether a blob lies in the top or bottom margin of the page beyond every word (a page number,
+ * a running head's mark): no part of a table, so it is not read back.
+ */
+function marginTest(words: readonly OcrWord[], height: number): (b: InkBlob) => boolean {
   let top = height;
   let bottom = 0;
   for (const w of words) {
     if (w.y0 < top) top = w.y0;
     if (w.y1 > bottom) bottom = w.y1;
   }
-  const inMargin = (b: InkBlob): boolean => {
+  return (b) => {
     const cy = (b.y0 + b.y1) / 2;
     return words.length > 0 && ((cy > bottom && cy > (1 - MARGIN_SHARE) * height) || (cy < top && cy < MARGIN_SHARE * height));
   };
-  const kept = blobs.filter((b) => {
-    const h = b.y1 - b.y0;
-    const w = b.x1 - b.x0;
-    const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
-    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b);
-  });
-  if (kept.length > MAX_BLOBS) return { text: [], dashes: [] };
-  const box = ({ x0, y0, x1, y1 }: InkBlob): InkBlob => ({ x0, y0, x1, y1 });
-  const dashes: Dash[] = [];
-  for (const b of typical === 0 ? [] : blobs) {
-    const line = inMargin(b) ? undefined : dashLine(image, b, typical, words);
-    // As tall as the text of its line (the layout sizes words by their height). As long as a
-    // figure is tall or longer: a dash set for a nil amount (—); shorter: a hyphen.
-    if (line) dashes.push({ x0: b.x0, x1: b.x1, y0: line.y0, y1: line.y1, text: b.x1 - b.x0 >= EM_DASH_LENGTH * typical ? '—' : '-' });
-  }
-  return { text: kept.map(box), dashes: dashes.slice(0, MAX_BLOBS) };
 }
 
 // A dash alone in a cell (a nil amount: "-", "—") is a bar: flat, a glyph or two long, one
