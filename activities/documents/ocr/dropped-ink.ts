@@ -27,9 +27,13 @@ type Part = InkBlob & { ink: number };
 
 /** Ink that no tesseract word covers: text-sized blobs to read back, and lone dashes. */
 export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: number): { text: InkBlob[]; dashes: Dash[] } {
+  const minH = MIN_HEIGHT_IN * dpi;
+  const maxH = MAX_HEIGHT_IN * dpi;
+  const maxW = MAX_WIDTH_IN * dpi;
+  const minInk = MIN_INK_IN2 * dpi * dpi;
   const ink = darkPerCell(image);
   coverWords(ink, image, words, Math.max(1, Math.round((0.02 * dpi) / CELL)));
-  const parts = inkParts(ink, image, MAX_HEIGHT_IN * dpi, MAX_WIDTH_IN * dpi);
+  const parts = inkParts(ink, image, maxH, maxW);
   if (parts.length > 20 * MAX_BLOBS) return { text: [], dashes: [] };
   const blobs = joinParts(parts);
   // Dropped text is set like the text around it: about as tall as the page's words.
@@ -40,7 +44,7 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     const h = b.y1 - b.y0;
     const w = b.x1 - b.x0;
     const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
-    return likeText && h >= MIN_HEIGHT_IN * dpi && h <= MAX_HEIGHT_IN * dpi && w <= MAX_WIDTH_IN * dpi && b.ink >= MIN_INK_IN2 * dpi * dpi && w >= 0.3 * h && !inMargin(b);
+    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b);
   });
   if (kept.length > MAX_BLOBS) return { text: [], dashes: [] };
   const box = ({ x0, y0, x1, y1 }: InkBlob): InkBlob => ({ x0, y0, x1, y1 });
