@@ -4,7 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Extraction } from '../generated/prisma/index.js';
 import type { Database } from '../lib/db.js';
 import { log } from '../lib/log.js';
@@ -12,12 +12,12 @@ import type { Storage } from '../lib/storage.js';
 import { statusEntry } from '../lib/status.js';
 import type { TemplateSnapshot } from '../lib/template.js';
 import { snapshotOf } from '../lib/template-snapshot.js';
-import { DocumentError } from './documents/errors.js';
+import { DocumentError, LongRead } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
 import { openDocument } from './documents/open.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
-import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type SheetSource, type TextLine } from './documents/types.js';
+import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type ReadLimit, type SheetSource, type TextLine } from './documents/types.js';
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
 import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
@@ -50,6 +50,19 @@ const analysisKey = (extractionId: string) => `extractions/${extractionId}/analy
 const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
 
 const READ_AHEAD_BYTES = 8 * 1024 * 1024;
+
+// A small document is read as a local activity, within the workflow task that asks for it: no
+// round trip through the server and no task of its own there, which for a document read in tens
+// of milliseconds was a tenth of the service's CPU. Local activities cannot heartbeat, so the read
+// must stay short: a file of at most this size, not a picture, at most SMALL_PAGES pages and none
+// needing OCR (beyond that it stops, and extractDocument reads it with heartbeats).
+const SMALL_BYTES = 2 * 1024 * 1024;
+const SMALL_READ: ReadLimit = { maxPages: 20 };
+
+/** A local activity's liveness is its workflow task's: it has no heartbeat of its own to send. */
+function beat(details?: unknown): void {
+  if (!activityInfo().isLocal) heartbeat(details);
+}
 
 /** Lets the download run ahead of the parser instead of pausing at every 16 KB the parser has not taken yet. */
 function readAhead(source: Readable): Readable {
@@ -121,19 +134,19 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     return sheets && { kind: extraction.fileKind, pageCount: sheets.length, sheets, lines: [] };
   }
 
-  async function open(extraction: Parameters<typeof localCopy>[0] & Parameters<typeof openTextFromStorage>[0], guidance: Guidance, onPage?: (done: number, total: number) => void): Promise<DocumentContent> {
+  async function open(extraction: Parameters<typeof localCopy>[0] & Parameters<typeof openTextFromStorage>[0], guidance: Guidance, onPage?: (done: number, total: number) => void, limit?: ReadLimit): Promise<DocumentContent> {
     try {
       const text = await openTextFromStorage(extraction);
       if (text) return text;
       const path = await localCopy(extraction);
-      return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage, ocrSettings: ocr });
+      return await openDocument(path, extraction.fileKind as FileKind, extraction.fileExtension, { guidance, onProgress: onPage, ocrSettings: ocr, limit });
     } catch (error) {
       return permanent(error);
     }
   }
 
   /** Reads the document (OCR included) and settles its template: chosen here for `auto`. */
-  async function readDocument(extraction: Extraction, guidance: Guidance): Promise<{ doc: DocumentContent; analysis: Analysis; template: TemplateSnapshot }> {
+  async function readDocument(extraction: Extraction, guidance: Guidance, limit?: ReadLimit): Promise<{ doc: DocumentContent; analysis: Analysis; template: TemplateSnapshot }> {
     const started = performance.now();
     const extractionId = extraction.id;
     // At most one progress write a second, the first a second in: a document read sooner has
@@ -144,20 +157,20 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     // Pages may wait for the worker's page slots (OCR_CONCURRENCY, shared by every document it
     // reads) longer than the heartbeat timeout: beats while waiting tell the wait from a hang,
     // which stops the event loop (and these beats) or is a tool that runTool's time limit kills.
-    const beats = setInterval(() => heartbeat(pages), WAITING_HEARTBEAT_MS);
+    const beats = setInterval(() => beat(pages), WAITING_HEARTBEAT_MS);
     const doc = await open(extraction, guidance, (done, total) => {
       pages = { done, total };
-      heartbeat(pages);
+      beat(pages);
       const now = Date.now();
       if (now - lastWrite < 1000 && (done < total || now - readingSince < 1000)) return;
       lastWrite = now;
       void prisma.extraction
         .update({ where: { id: extractionId }, data: { progress: { pages_done: done, pages_total: total } } })
         .catch(() => {});
-    }).finally(() => clearInterval(beats));
+    }, limit).finally(() => clearInterval(beats));
     const paged = isPaged(doc.kind);
     const sheets = await sheetSamples(doc.sheets, paged ? Infinity : SAMPLE_ROWS);
-    heartbeat();
+    beat();
     const analysis: Analysis = { kind: doc.kind, pageCount: doc.pageCount, sheets, lines: doc.lines };
     log.info('document analyzed', { extraction_id: extractionId, kind: doc.kind, pages: doc.pageCount, sheets: sheets.length, ms: Math.round(performance.now() - started) });
     if (extraction.templateId !== 'auto') return { doc, analysis, template: extraction.template as unknown as TemplateSnapshot };
@@ -215,7 +228,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
               const row = plannedRow(source, at, cells);
               if (row && writer.add(row)) await writer.flush();
             }
-            heartbeat();
+            beat();
           }
         }
         const result = await writer.finish(client);
@@ -241,19 +254,36 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     return total;
   }
 
+  async function extract(extraction: Extraction, limit?: ReadLimit): Promise<ExtractedDocument> {
+    const guidance = parseGuidance(extraction.guidance);
+    const { doc, analysis, template } = await readDocument(extraction, guidance, limit);
+    const rows = await writeTables(extraction, guidance, template, analysis, isPaged(doc.kind) ? null : doc.sheets);
+    return { templateId: template.id, rows };
+  }
+
   return {
     /**
      * The whole extraction of one document: read, settle the template, write its rows. One
      * activity, so the analysis stays in memory: no trip through S3 and the server between a
      * read and its write. A retry reads the document again, as one on another worker would.
      */
-    async extractDocument({ extractionId }: { extractionId: string }): Promise<{ templateId: string; rows: number }> {
+    async extractDocument({ extractionId }: { extractionId: string }): Promise<ExtractedDocument> {
+      return extract(await load(extractionId));
+    },
+
+    /**
+     * extractDocument for a small document, run as a local activity (see SMALL_BYTES); null,
+     * having written nothing, when the document turns out not to be small.
+     */
+    async extractSmallDocument({ extractionId }: { extractionId: string }): Promise<ExtractedDocument | null> {
       const extraction = await load(extractionId);
-      const guidance = parseGuidance(extraction.guidance);
-      const { doc, analysis, template } = await readDocument(extraction, guidance);
-      const paged = isPaged(doc.kind);
-      const rows = await writeTables(extraction, guidance, template, analysis, paged ? null : doc.sheets);
-      return { templateId: template.id, rows };
+      if (extraction.fileKind === 'image' || extraction.fileSize > SMALL_BYTES) return null;
+      try {
+        return await extract(extraction, SMALL_READ);
+      } catch (error) {
+        if (error instanceof LongRead) return null;
+        throw error;
+      }
     },
 
     /** Runs started before extractDocument: the read, its analysis stored in S3 for loadTables. */
@@ -293,6 +323,12 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       await recordOutcome(extractionId, 'failed', message, message);
     },
   };
+}
+
+export interface ExtractedDocument {
+  /** the template the rows were mapped to: chosen by the read for `auto` */
+  templateId: string;
+  rows: number;
 }
 
 export type ExtractionActivities = ReturnType<typeof createExtractionActivities>;

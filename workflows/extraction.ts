@@ -1,5 +1,6 @@
-// One extraction: read the document and load its tables (one activity), record the outcome. Every status
-// change after `processing` is made here; activities keep the Postgres projection in step.
+// One extraction: read the document and load its tables (one activity; a local one for a small
+// document), record the outcome. Every status change after `processing` is made here; activities
+// keep the Postgres projection in step.
 import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ExtractionActivities } from '../activities/extraction.js';
 import { failureMessage } from './failure.js';
@@ -34,10 +35,19 @@ const maintenance = proxyActivities<ExtractionActivities>({
   retry: { maximumAttempts: 2 },
 });
 
+const documentWorkRetry = { initialInterval: '2s', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['DocumentError', 'NoTemplateMatch', 'NotFound'] };
 const documentWork = proxyActivities<ExtractionActivities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '2s', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['DocumentError', 'NoTemplateMatch', 'NotFound'] },
+  retry: documentWorkRetry,
+});
+
+// A small document is read within the workflow task (activities/extraction.ts, SMALL_BYTES): its
+// retries are the same as extractDocument's; a read that outgrows it returns null, and
+// extractDocument reads the document with heartbeats instead.
+const smallDocumentWork = proxyLocalActivities<ExtractionActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: documentWorkRetry,
 });
 
 export async function extractionWorkflow({ extractionId }: ExtractionInput): Promise<ExtractionOutcome> {
@@ -48,7 +58,9 @@ export async function extractionWorkflow({ extractionId }: ExtractionInput): Pro
   try {
     // Runs started before the read and the write became one activity replay as two.
     if (patched('one-document-activity')) {
-      const extracted = await documentWork.extractDocument({ extractionId });
+      // Runs started before small documents were read locally replay without the local read.
+      const small = patched('small-document-local') ? await smallDocumentWork.extractSmallDocument({ extractionId }) : null;
+      const extracted = small ?? (await documentWork.extractDocument({ extractionId }));
       recordTemplate(extracted.templateId);
       rows = extracted.rows;
     } else {

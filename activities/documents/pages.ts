@@ -1,6 +1,7 @@
 // Entry point for paged documents (PDFs and images): pages -> words and rules (text layer or
 // OCR) -> tables and text lines.
-import type { DocumentContent, Guidance, OcrSettings, ProgressReporter, SheetSource } from './types.js';
+import type { DocumentContent, Guidance, OcrSettings, ProgressReporter, ReadLimit, SheetSource } from './types.js';
+import { LongRead } from './errors.js';
 import { layoutDocument } from './layout/document.js';
 import { readPdf } from './pdf/read-pdf.js';
 import { readImage } from './ocr/read-image.js';
@@ -15,14 +16,16 @@ const DEFAULT_OCR: OcrSettings = { languages: ['eng'], pageSlots: new PageSlots(
 export async function readPagedDocument(
   path: string,
   kind: 'pdf' | 'image',
-  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always'; ocrSettings?: OcrSettings },
+  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always'; ocrSettings?: OcrSettings; limit?: ReadLimit },
 ): Promise<DocumentContent> {
+  // Every picture is read by OCR.
+  if (opts.limit && (kind === 'image' || opts.ocr === 'always')) throw new LongRead('pictures are read by OCR');
   // The upload's `language` guidance wins over the worker's default languages.
   const base = opts.ocrSettings ?? DEFAULT_OCR;
   const settings = { ...base, languages: opts.guidance.languages ?? base.languages };
   const read =
     kind === 'pdf'
-      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', settings, onProgress: opts.onProgress })
+      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', settings, onProgress: opts.onProgress, limit: opts.limit })
       : await readImage(path, { pages: opts.guidance.pages, settings, onProgress: opts.onProgress });
   const layout = layoutDocument(read.pages);
   const sheets: SheetSource[] = layout.tables.map((t) => ({

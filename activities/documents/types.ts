@@ -66,6 +66,14 @@ export interface OcrSettings {
   pageSlots: PageSlots;
 }
 
+/**
+ * A read that must stay short (a local activity, which cannot heartbeat): at most `maxPages`
+ * pages, none of them read by OCR. Beyond it the reader throws LongRead (errors.ts).
+ */
+export interface ReadLimit {
+  maxPages: number;
+}
+
 export interface ProgressReporter {
   (pagesDone: number, pagesTotal: number): void;
 }

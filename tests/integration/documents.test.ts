@@ -1,11 +1,13 @@
 // PDFs and images through the whole pipeline: upload → layout/OCR → mapped, validated rows.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { PDFDocument } from 'pdf-lib';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient, fileForm } from '../helpers/http.js';
@@ -64,6 +66,24 @@ after(async () => {
   await app?.stop();
 });
 
+/** The activities the extraction's workflow scheduled through the server (local ones are markers). */
+async function scheduledActivities(extractionId: string): Promise<{ activities: string[]; heartbeatTimeouts: number[]; markers: string[] }> {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  try {
+    const handle = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! }).workflow.getHandle(`extraction-${extractionId}`);
+    await handle.result().catch(() => undefined);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+    return {
+      activities: scheduled.map((a) => a.activityType?.name ?? ''),
+      heartbeatTimeouts: scheduled.map((a) => Number(a.heartbeatTimeout?.seconds ?? 0)),
+      markers: events.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? []),
+    };
+  } finally {
+    await connection.close();
+  }
+}
+
 async function extractFile(path: string, name: string, template = templateId, parts: Record<string, string> = {}) {
   const res = await api.upload('/v2/extractions/upload', fileForm({ template_id: template, ...parts }, { name, content: new Uint8Array(await readFile(path)) }));
   assert.equal(res.status, 202, res.text);
@@ -88,6 +108,40 @@ describe('documents', () => {
     const rows = e.data.tables.items.rows.map((r: any) => r.values.description);
     assert.deepEqual(rows, ROWS.map((r) => r[0]));
     assert.equal(e.data.fields.values.invoice_number, 'INV-2024-001');
+    // OCR is long work: the activity that heartbeats reads it.
+    const { activities, heartbeatTimeouts } = await scheduledActivities(e.id);
+    assert.deepEqual(activities, ['extractDocument']);
+    assert.ok(heartbeatTimeouts[0]! > 0);
+  });
+
+  it('reads a short digital PDF within the workflow task, and hands a long one or a scanned one to extractDocument', async () => {
+    const invoice = await extractFile(invoicePdf, 'invoice.pdf');
+    const small = await scheduledActivities(invoice.id);
+    assert.deepEqual(small.activities, []);
+    // the read, the outcome, the webhook check
+    assert.equal(small.markers.filter((m) => m === 'core_local_activity').length, 3);
+
+    const longPdf = join(dir, 'long.pdf');
+    await makePdf(longPdf, Array.from({ length: 21 }, (_, i) => (p) => {
+      p.grid([72, 260, 360, 460], [160, 180, 200], [['Description', 'Qty', 'Unit price'], [`Part ${i + 1}`, String(i + 1), '1.00']], { boldFirstRow: true });
+    }));
+    const long = await extractFile(longPdf, 'long.pdf');
+    assert.equal(long.status, 'completed', long.error);
+    assert.equal(long.data.tables.items.rows.length, 21);
+    assert.equal(long.data.tables.items.rows[20].values.description, 'Part 21');
+    assert.deepEqual((await scheduledActivities(long.id)).activities, ['extractDocument']);
+
+    // a page with no text layer (a picture of the invoice): the small read stops there, having written nothing
+    await run('pdftoppm', ['-r', '300', '-png', '-singlefile', invoicePdf, join(dir, 'page')]);
+    const pictured = await PDFDocument.create();
+    const picture = await pictured.embedPng(await readFile(join(dir, 'page.png')));
+    pictured.addPage([612, 792]).drawImage(picture, { x: 0, y: 0, width: 612, height: 792 });
+    const scannedPdf = join(dir, 'scanned.pdf');
+    await writeFile(scannedPdf, await pictured.save());
+    const scanned = await extractFile(scannedPdf, 'scanned.pdf');
+    assert.equal(scanned.status, 'completed', scanned.error);
+    assert.deepEqual(scanned.data.tables.items.rows.map((r: any) => r.values.description), ROWS.map((r) => r[0]));
+    assert.deepEqual((await scheduledActivities(scanned.id)).activities, ['extractDocument']);
   });
 
   it('fails a scan at once when its guidance names an OCR language the worker lacks', async () => {

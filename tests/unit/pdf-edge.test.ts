@@ -1,12 +1,14 @@
 // Documents an extractor must survive: each ends in content or a DocumentError with a clear
-// message, never a crash or a hang.
+// message, never a crash or a hang. And the limited read that small documents get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LongRead } from '../../activities/documents/errors.js';
 import { DocumentError, readPagedDocument } from '../../activities/documents/pages.js';
+import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 
 const EDGE = join(import.meta.dirname, '../../../shared/datasets/pdf-tables/edge');
 const guidance = { tableStart: {} };
@@ -39,6 +41,27 @@ test('not a PDF, empty file and a broken image: DocumentError', async () => {
     for (const [file, kind] of [['junk.pdf', 'pdf'], ['empty.pdf', 'pdf'], ['junk.png', 'image'], ['text.jpg', 'image']] as const) {
       await assert.rejects(readPagedDocument(join(dir, file), kind, { guidance }), (e: unknown) => e instanceof DocumentError && e.message.length > 10, file);
     }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a limited read (a small document) stops with LongRead past its pages, at a page needing OCR and at a picture', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pdf-limit-'));
+  try {
+    const page = (n: number) => (p: PageDrawer) => p.text(`Page ${n} of the report`, 72, 72);
+    await makePdf(join(dir, 'three.pdf'), [page(1), page(2), page(3)]);
+    await makePdf(join(dir, 'blank-second.pdf'), [page(1), () => {}]);
+    await writeFile(join(dir, 'picture.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const longRead = (why: RegExp) => (e: unknown) => e instanceof LongRead && why.test(e.message);
+    await assert.rejects(readPagedDocument(join(dir, 'three.pdf'), 'pdf', { guidance, limit: { maxPages: 2 } }), longRead(/3 pages/));
+    await assert.rejects(readPagedDocument(join(dir, 'blank-second.pdf'), 'pdf', { guidance, limit: { maxPages: 2 } }), longRead(/page 2 needs OCR/));
+    await assert.rejects(readPagedDocument(join(dir, 'picture.png'), 'image', { guidance, limit: { maxPages: 2 } }), longRead(/OCR/));
+    // within the limit, or the pages guidance bringing it within: read as without one
+    const within = await readPagedDocument(join(dir, 'three.pdf'), 'pdf', { guidance, limit: { maxPages: 3 } });
+    assert.deepEqual(within.lines.map((l) => l.text), ['Page 1 of the report', 'Page 2 of the report', 'Page 3 of the report']);
+    const chosen = await readPagedDocument(join(dir, 'three.pdf'), 'pdf', { guidance: { ...guidance, pages: [3] }, limit: { maxPages: 1 } });
+    assert.deepEqual(chosen.lines.map((l) => l.text), ['Page 3 of the report']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -5,6 +5,8 @@
 //   extraction-two-activities-auto: template_id=auto (the template recorded between the two
 //                                   activities), before the read and the write became one activity
 //   extraction-one-activity-auto:   the same upload, recorded after
+//   extraction-small-local-auto:    a one-page PDF with template_id=auto, recorded after small
+//                                   documents were read in a local activity (one workflow task)
 // The fixtures are binary protobuf (History.encode of WorkflowHandle.fetchHistory()): the CLI's
 // JSON form needs historyFromJSON, which fails with two copies of protobufjs installed.
 import assert from 'node:assert/strict';
@@ -52,4 +54,11 @@ test('an auto-template extraction recorded with one document activity replays', 
   assert.deepEqual(activities, ['extractDocument']);
   assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_local_activity', 'core_local_activity']);
   assert.equal(upserts, 4);
+});
+
+test('an auto-template extraction of a small document, read in a local activity, replays: no activity task, one workflow task', async () => {
+  const { activities, markers, upserts } = await replay('extraction-small-local-auto');
+  assert.deepEqual(activities, []);
+  assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_patch', 'core_local_activity', 'core_local_activity', 'core_local_activity']);
+  assert.equal(upserts, 5);
 });

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PageGeometry } from '../layout/geometry.js';
-import type { OcrSettings, ProgressReporter } from '../types.js';
+import type { OcrSettings, ProgressReporter, ReadLimit } from '../types.js';
+import { LongRead } from '../errors.js';
 import { readPgm } from '../ocr/gray-image.js';
 import { ocrImage } from '../ocr/ocr-page.js';
 import { mapInSlots } from '../ocr/pool.js';
@@ -28,7 +29,7 @@ export function selectPages(requested: readonly number[] | undefined, pageCount:
   return valid;
 }
 
-export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; settings: OcrSettings; onProgress?: ProgressReporter }): Promise<PagedRead> {
+export async function readPdf(path: string, options: { pages?: number[]; ocr: 'auto' | 'always'; settings: OcrSettings; onProgress?: ProgressReporter; limit?: ReadLimit }): Promise<PagedRead> {
   const bytes = new Uint8Array(await readFile(path));
   const doc = await openPdf(bytes);
   let tmp: string | undefined;
@@ -36,6 +37,8 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
     const pageCount = doc.numPages;
     const selected = selectPages(options.pages, pageCount);
     const total = selected.length;
+    const { limit } = options;
+    if (limit && total > limit.maxPages) throw new LongRead(`${total} pages`);
     let done = 0;
     const report = (): void => options.onProgress?.(++done, total);
     const result = new Map<number, PageGeometry>();
@@ -57,6 +60,7 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
         // A page pdf.js cannot interpret may still render: read it with OCR.
         needOcr.push(page);
       }
+      if (limit && needOcr.length) throw new LongRead(`page ${page} needs OCR`);
     }
     if (needOcr.length) {
       const lang = await languageArgument(options.settings.languages);
