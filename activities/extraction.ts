@@ -71,6 +71,10 @@ function readAhead(source: Readable): Readable {
   return buffered;
 }
 
+function missingFile(): never {
+  throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+}
+
 function permanent(error: unknown): never {
   if (error instanceof DocumentError) throw ApplicationFailure.nonRetryable(error.message, 'DocumentError');
   throw error;
@@ -99,23 +103,22 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
   }
 
   /** The original file on this worker's disk (downloaded again after a move or restart). */
-  async function localCopy(extraction: { id: string; objectKey: string; fileExtension: string }): Promise<string> {
+  async function localCopy(extraction: { id: string; objectKey: string; fileExtension: string; fileSize: bigint }): Promise<string> {
     const dir = workDir(extraction.id);
     const path = join(dir, `original.${extraction.fileExtension || 'bin'}`);
-    const stored = await storage.stat(extraction.objectKey);
-    if (!stored) throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+    // A copy left by an earlier attempt is whole (downloads land by rename) and the object never
+    // changes: the size recorded at upload confirms it without asking S3.
     const local = await stat(path).catch(() => null);
-    if (local?.size === stored.size) return path;
+    if (local?.size === Number(extraction.fileSize)) return path;
     await mkdir(dir, { recursive: true });
-    await storage.downloadTo(extraction.objectKey, path);
+    if (!(await storage.downloadTo(extraction.objectKey, path))) missingFile();
     return path;
   }
 
   /** CSV and TSV are read straight from S3 (one pass, no disk); null when the bytes are a workbook. */
   async function openTextFromStorage(extraction: { objectKey: string; fileName: string; fileExtension: string; fileKind: string }): Promise<DocumentContent | null> {
     if (extraction.fileKind !== 'csv' && extraction.fileKind !== 'tsv') return null;
-    const stored = await storage.stat(extraction.objectKey);
-    if (!stored) throw ApplicationFailure.nonRetryable('The uploaded file is missing from storage', 'NotFound');
+    const stored = (await storage.stat(extraction.objectKey)) ?? missingFile();
     // The readers look at the first bytes twice (workbook or text, then encoding and delimiter):
     // one ranged read serves both.
     let first: Promise<Buffer> | undefined;

@@ -1,5 +1,8 @@
 // S3 access through the minio client. Any S3-compatible server works.
+import { createWriteStream } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import * as Minio from 'minio';
 
 export interface Storage {
@@ -12,7 +15,8 @@ export interface Storage {
   /** Up to `length` bytes from the start of the object. */
   getHead(key: string, length: number): Promise<Buffer>;
   getBuffer(key: string): Promise<Buffer>;
-  downloadTo(key: string, path: string): Promise<void>;
+  /** The object into the file at `path` (whole or not at all); false when there is no such object. */
+  downloadTo(key: string, path: string): Promise<boolean>;
   stat(key: string): Promise<{ size: number } | null>;
   remove(key: string): Promise<void>;
   removePrefix(prefix: string): Promise<void>;
@@ -32,6 +36,11 @@ const PART_SIZE = 8 * 1024 * 1024;
 // Parts sent at once: one part at a time leaves the link idle while the server stores each part
 // (the minio client's own putObject works that way); three keep it busy at 32 MiB of buffers.
 const PARTS_IN_FLIGHT = 3;
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'NotFound' || code === 'NoSuchKey';
+}
 
 /**
  * Cuts a stream into parts of exactly `size` bytes (the last may be shorter), copied into
@@ -130,13 +139,26 @@ export function createStorage(config: StorageConfig): Storage {
       for await (const chunk of await client.getObject(bucket, key)) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
     },
-    downloadTo: (key, path) => client.fGetObject(bucket, key, path),
+    // One GET (the minio client's fGetObject asks for the object's etag first, a request more).
+    async downloadTo(key, path) {
+      let body: Readable;
+      try {
+        body = await client.getObject(bucket, key);
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      const partial = `${path}.part`;
+      await pipeline(body, createWriteStream(partial));
+      await rename(partial, path);
+      return true;
+    },
     async stat(key) {
       try {
         const info = await client.statObject(bucket, key);
         return { size: info.size };
       } catch (error) {
-        if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return null;
+        if (isMissing(error)) return null;
         throw error;
       }
     },

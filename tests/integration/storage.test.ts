@@ -1,10 +1,12 @@
 // The S3 adapter against the test stack's real MinIO: streamed uploads of unknown length in
-// concurrent parts come back byte for byte, ranged reads work, and a failed stream leaves nothing,
+// concurrent parts come back byte for byte (ranged reads and downloads to a file too), and a failed stream leaves nothing,
 // also when the failure is a client hanging up in the middle of an upload to the API.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
@@ -73,9 +75,27 @@ describe('S3 storage', () => {
         assert.deepEqual(await storage.getHead(key, 4096), bytes.subarray(0, 4096));
         assert.equal(sha(await readAll(await storage.getStream(key, 5))), sha(bytes.subarray(5)));
       }
+      const dir = await mkdtemp(join(tmpdir(), 'storage-'));
+      try {
+        assert.equal(await storage.downloadTo(key, join(dir, 'copy')), true);
+        assert.equal(sha(await readFile(join(dir, 'copy'))), sha(bytes));
+        assert.deepEqual(readdirSync(dir), ['copy']);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
       await storage.remove(key);
     });
   }
+
+  it('downloads nothing for a key that does not exist', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'storage-'));
+    try {
+      assert.equal(await storage.downloadTo(`tests/storage/missing-${Date.now()}`, join(dir, 'copy')), false);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('leaves no object when the body fails part-way', async () => {
     const key = `tests/storage/failed-${Date.now()}`;
