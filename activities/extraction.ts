@@ -54,7 +54,7 @@ const READ_AHEAD_BYTES = 8 * 1024 * 1024;
 // A small document is read as a local activity, within the workflow task that asks for it: no
 // round trip through the server and no task of its own there, which for a document read in tens
 // of milliseconds was a tenth of the service's CPU. Local activities cannot heartbeat, so the read
-// must stay short: a file of at most this size, not a picture, at most SMALL_PAGES pages and none
+// must stay short: a file of at most SMALL_BYTES, not a picture, at most SMALL_READ.maxPages pages, none
 // needing OCR (beyond that it stops, and extractDocument reads it with heartbeats).
 const SMALL_BYTES = 2 * 1024 * 1024;
 const SMALL_READ: ReadLimit = { maxPages: 20 };
