@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
 import { PDFDocument } from 'pdf-lib';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient, fileForm } from '../helpers/http.js';
+import { temporalClient } from '../helpers/temporal.js';
 
 const run = promisify(execFile);
 const EDGE = new URL('../../../shared/datasets/pdf-tables/edge/', import.meta.url);
@@ -68,9 +68,9 @@ after(async () => {
 
 /** The activities the extraction's workflow scheduled through the server (local ones are markers). */
 async function scheduledActivities(extractionId: string): Promise<{ activities: string[]; heartbeatTimeouts: number[]; markers: string[] }> {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const { connection, client } = await temporalClient();
   try {
-    const handle = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! }).workflow.getHandle(`extraction-${extractionId}`);
+    const handle = client.workflow.getHandle(`extraction-${extractionId}`);
     await handle.result().catch(() => undefined);
     const events = (await handle.fetchHistory()).events ?? [];
     const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);

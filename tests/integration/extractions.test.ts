@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as XLSX from '@e965/xlsx';
-import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient, fileForm } from '../helpers/http.js';
+import { temporalClient } from '../helpers/temporal.js';
 
 let app: TestApp;
 let api: ApiClient;
@@ -319,8 +319,8 @@ describe('a worker killed mid-extraction', () => {
     const res = await upload(api, { template_id: templateId }, { name: 'many.csv', content: lines.join('\n') });
     assert.equal(res.status, 202);
     // Kill the worker while it is writing the rows (its COPY running in Postgres), then start a new one.
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-    const handle = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! }).workflow.getHandle(`extraction-${res.body.id}`);
+    const { connection, client } = await temporalClient();
+    const handle = client.workflow.getHandle(`extraction-${res.body.id}`);
     const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await db.connect();
     const deadline = Date.now() + 60_000;

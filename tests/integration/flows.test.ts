@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as XLSX from '@e965/xlsx';
-import { Client, Connection } from '@temporalio/client';
 import * as Minio from 'minio';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient } from '../helpers/http.js';
+import { temporalClient } from '../helpers/temporal.js';
 
 let app: TestApp;
 let api: ApiClient;
@@ -99,11 +99,6 @@ async function waitRun(client: ApiClient, id: string, statuses: string[] = ['com
 
 const extractionStep = (id: string, templateId: string, fileKey: string, order: number) => ({ id, title: `Extract ${id}`, type: 'extraction', order, config: { template_id: templateId, file_key: fileKey } });
 const invoiceField = { key: 'invoice', name: 'Invoice', required: true, file_types: ['csv', 'excel'] };
-
-async function temporalClient() {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  return { connection, client: new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! }) };
-}
 
 before(async () => {
   app = await startApp({ MAX_UPLOAD_BYTES: String(1024 * 1024) });

@@ -2,7 +2,7 @@
 // (WEBHOOK_ALLOW_PRIVATE=true in the test stack). Retries are shortened to 300 ms.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { createEventActivities } from '../../activities/events.js';
 import { verify } from '../../activities/webhooks/signing.js';
 import { createDatabase, type Database } from '../../lib/db.js';
@@ -10,6 +10,7 @@ import { statusEntry } from '../../lib/status.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { ApiClient, fileForm } from '../helpers/http.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../helpers/receiver.js';
+import { temporalClient } from '../helpers/temporal.js';
 
 const ALL_EVENTS = ['extraction.completed', 'extraction.failed', 'flow_run.completed', 'flow_run.failed', 'flow_run.review_requested'];
 const TEMPLATE = { name: 'People', tables: [{ key: 'people', name: 'People', columns: [{ name: 'Name' }, { name: 'Email' }] }] };
@@ -76,8 +77,7 @@ async function waitForDeliveries(api: ApiClient, webhookId: string, predicate: (
 before(async () => {
   app = await startApp({ WEBHOOK_RETRY_INITIAL_MS: '300', WEBHOOK_TIMEOUT_MS: '1500' });
   db = createDatabase(process.env.DATABASE_URL!, 2);
-  connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE! });
+  ({ connection, client: temporal } = await temporalClient());
 });
 
 after(async () => {
