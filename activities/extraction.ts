@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
-import type { Extraction } from '../generated/prisma/index.js';
+import type { Extraction as ExtractionRecord } from '../generated/prisma/index.js';
 import type { Database } from '../lib/db.js';
 import { log } from '../lib/log.js';
 import type { Storage } from '../lib/storage.js';
@@ -21,8 +21,11 @@ import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSe
 import { chooseTemplate } from './mapping/choose-template.js';
 import { findCellFields } from './mapping/cell-fields.js';
 import { plannedRow, planTables, sheetSamples, type SheetSample } from './mapping/plan.js';
-import { deleteExtractionTables, TableWriter } from './rows/table-writer.js';
+import { deleteExtractionTables, recordWrittenTables, TableWriter, type TableWriteResult } from './rows/table-writer.js';
 import { TableValidator } from './validation/validate.js';
+
+/** The columns of an extraction that its activities read. */
+type ExtractionToRead = Pick<ExtractionRecord, 'id' | 'workspaceId' | 'templateId' | 'template' | 'guidance' | 'fileKind' | 'fileSize' | 'objectKey' | 'fileName' | 'fileExtension'>;
 
 export interface ExtractionDeps {
   db: Database;
@@ -83,10 +86,20 @@ function permanent(error: unknown): never {
 export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps) {
   const { prisma, pool } = db;
 
-  async function load(extractionId: string) {
-    const extraction = await prisma.extraction.findUnique({ where: { id: extractionId } });
-    if (!extraction) throw ApplicationFailure.nonRetryable(`Extraction ${extractionId} does not exist`, 'NotFound');
-    return extraction;
+  /**
+   * What reading and writing an extraction need, in plain SQL: it runs for every extraction, and
+   * Prisma 6 compiles each query it is given.
+   */
+  async function load(extractionId: string): Promise<ExtractionToRead> {
+    const { rows } = await pool.query<Omit<ExtractionToRead, 'fileSize'> & { fileSize: string }>(
+      `SELECT id, workspace_id AS "workspaceId", template_id AS "templateId", template, guidance, file_kind AS "fileKind",
+              file_size AS "fileSize", object_key AS "objectKey", file_name AS "fileName", file_extension AS "fileExtension"
+       FROM extractions WHERE id = $1`,
+      [extractionId],
+    );
+    const row = rows[0];
+    if (!row) throw ApplicationFailure.nonRetryable(`Extraction ${extractionId} does not exist`, 'NotFound');
+    return { ...row, fileSize: BigInt(row.fileSize) };
   }
 
   /**
@@ -149,7 +162,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
   }
 
   /** Reads the document (OCR included) and settles its template: chosen here for `auto`. */
-  async function readDocument(extraction: Extraction, guidance: Guidance, limit?: ReadLimit): Promise<{ doc: DocumentContent; analysis: Analysis; template: TemplateSnapshot }> {
+  async function readDocument(extraction: ExtractionToRead, guidance: Guidance, limit?: ReadLimit): Promise<{ doc: DocumentContent; analysis: Analysis; template: TemplateSnapshot }> {
     const started = performance.now();
     const extractionId = extraction.id;
     // At most one progress write a second, the first a second in: a document read sooner has
@@ -200,7 +213,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
    * `sources` streams a spreadsheet's sheets in full (the analysis holds samples of them); paged
    * documents pass null, their analysis holding every row.
    */
-  async function writeTables(extraction: Extraction, guidance: Guidance, template: TemplateSnapshot, analysis: Analysis, sources: SheetSource[] | null): Promise<number> {
+  async function writeTables(extraction: ExtractionToRead, guidance: Guidance, template: TemplateSnapshot, analysis: Analysis, sources: SheetSource[] | null): Promise<number> {
     const started = performance.now();
     const extractionId = extraction.id;
     const plans = planTables(analysis.sheets, template.tables, guidance.tableStart);
@@ -215,6 +228,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
 
     const client = await pool.connect();
     let total = 0;
+    const written: TableWriteResult[] = [];
     const tableStats: Record<string, { rows: { valid: number; invalid: number; total: number }; columns: { total: number } }> = {};
     try {
       await client.query('BEGIN');
@@ -234,18 +248,15 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
             beat();
           }
         }
-        const result = await writer.finish(client);
+        const result = await writer.finish();
+        written.push(result);
         total += result.rowCount;
         const valid = result.maskCounts[0]!;
         tableStats[table.key] = { rows: { valid, invalid: result.rowCount - valid, total: result.rowCount }, columns: { total: table.columns.length } };
       }
       const invalidFields = Object.keys(fieldIssues).length;
       const stats = { fields: { valid: template.fields.length - invalidFields, invalid: invalidFields, total: template.fields.length }, tables: tableStats };
-      await client.query('UPDATE extractions SET fields = $2, stats = $3, updated_at = now() WHERE id = $1', [
-        extractionId,
-        JSON.stringify({ values: fieldValues, validations: fieldIssues }),
-        JSON.stringify(stats),
-      ]);
+      await recordWrittenTables(client, extractionId, written, { fields: { values: fieldValues, validations: fieldIssues }, stats });
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
@@ -257,7 +268,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
     return total;
   }
 
-  async function extract(extraction: Extraction, limit?: ReadLimit): Promise<ExtractedDocument> {
+  async function extract(extraction: ExtractionToRead, limit?: ReadLimit): Promise<ExtractedDocument> {
     const guidance = parseGuidance(extraction.guidance);
     const { doc, analysis, template } = await readDocument(extraction, guidance, limit);
     const rows = await writeTables(extraction, guidance, template, analysis, isPaged(doc.kind) ? null : doc.sheets);

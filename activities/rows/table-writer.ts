@@ -16,6 +16,8 @@ export interface TableWriteResult {
   tableId: bigint;
   rowCount: number;
   maskCounts: number[];
+  /** maskCounts per block of ROW_BLOCK rows, [block * 8 + mask] */
+  blockMaskCounts: number[];
 }
 
 export class TableWriter {
@@ -68,22 +70,39 @@ export class TableWriter {
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');
   }
 
-  async finish(client: pg.PoolClient): Promise<TableWriteResult> {
+  /** Ends the COPY; the counts are recorded with the extraction's (recordWrittenTables). */
+  async finish(): Promise<TableWriteResult> {
     await this.flush();
     this.stream.end();
     await this.done;
-    await client.query('UPDATE extraction_tables SET row_count = $2, mask_counts = $3, block_mask_counts = $4 WHERE id = $1', [
-      this.tableId.toString(),
-      this.rowIndex,
-      this.maskCounts,
-      this.blockMaskCounts,
-    ]);
-    return { tableId: this.tableId, rowCount: this.rowIndex, maskCounts: this.maskCounts };
+    return { tableId: this.tableId, rowCount: this.rowIndex, maskCounts: this.maskCounts, blockMaskCounts: this.blockMaskCounts };
   }
+}
+
+/**
+ * Each written table's counts and the extraction's fields and stats, in one statement: one round
+ * trip to Postgres whatever the number of tables (each costs a write and a wake-up on both sides,
+ * which for a one-page document weighs as much as the statement).
+ */
+export async function recordWrittenTables(client: pg.PoolClient, extractionId: string, tables: readonly TableWriteResult[], extraction: { fields: unknown; stats: unknown }): Promise<void> {
+  const counts = tables.map((t) => ({ id: t.tableId.toString(), row_count: t.rowCount, mask_counts: t.maskCounts, block_mask_counts: t.blockMaskCounts }));
+  await client.query(
+    `WITH counted AS (
+       UPDATE extraction_tables AS t SET row_count = c.row_count, mask_counts = c.mask_counts, block_mask_counts = c.block_mask_counts
+       FROM jsonb_to_recordset($4::jsonb) AS c(id bigint, row_count integer, mask_counts integer[], block_mask_counts integer[])
+       WHERE t.id = c.id
+     )
+     UPDATE extractions SET fields = $2, stats = $3, updated_at = now() WHERE id = $1`,
+    [extractionId, JSON.stringify(extraction.fields), JSON.stringify(extraction.stats), JSON.stringify(counts)],
+  );
 }
 
 /** Removes what an earlier, interrupted attempt may have committed for this extraction. */
 export async function deleteExtractionTables(client: pg.PoolClient, extractionId: string): Promise<void> {
-  await client.query('DELETE FROM extraction_rows WHERE table_id IN (SELECT id FROM extraction_tables WHERE extraction_id = $1)', [extractionId]);
-  await client.query('DELETE FROM extraction_tables WHERE extraction_id = $1', [extractionId]);
+  // One statement: rows have no foreign key to their table (COPY speed), and both deletes see
+  // the same snapshot.
+  await client.query(
+    'WITH gone AS (DELETE FROM extraction_tables WHERE extraction_id = $1 RETURNING id) DELETE FROM extraction_rows WHERE table_id IN (SELECT id FROM gone)',
+    [extractionId],
+  );
 }
