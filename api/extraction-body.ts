@@ -14,7 +14,7 @@ export const SUMMARY_COLUMNS = {
   id: true, status: true, templateId: true, metadata: true, createdAt: true, updatedAt: true, fileName: true, fileExtension: true,
 } as const;
 
-export function extractionSummary(e: Pick<ExtractionRecord, keyof typeof SUMMARY_COLUMNS>) {
+export function extractionSummary(e: Omit<Pick<ExtractionRecord, keyof typeof SUMMARY_COLUMNS>, 'metadata'> & { metadata: unknown }) {
   return {
     id: e.id,
     status: e.status as 'processing' | 'completed' | 'failed',
@@ -24,6 +24,29 @@ export function extractionSummary(e: Pick<ExtractionRecord, keyof typeof SUMMARY
     updated_at: unixSeconds(e.updatedAt),
     file_info: { file_name: e.fileName, file_type: e.fileExtension },
   };
+}
+
+/**
+ * A page of summaries, newest first, and the number of all that match, in one statement: lists
+ * are polled, and each statement is a round trip (plain SQL: Prisma compiles every query it is
+ * given). The count is kept even for a page past the end.
+ */
+export async function summariesPage(db: Database, where: { workspaceId: string; templateId?: string }, limit: number, offset: number) {
+  const params: unknown[] = [where.workspaceId, limit, offset];
+  let match = 'workspace_id = $1';
+  if (where.templateId !== undefined) match += ` AND template_id = $${params.push(where.templateId)}`;
+  const { rows } = await db.pool.query<{ total: string; id: string | null; status: string; template_id: string; metadata: unknown; created: Date; updated: Date; file_name: string; file_extension: string }>(
+    `SELECT c.total, p.* FROM (SELECT count(*) AS total FROM extractions WHERE ${match}) c
+     LEFT JOIN LATERAL (
+       SELECT id, status, template_id, metadata, created_at AT TIME ZONE 'UTC' AS created, updated_at AT TIME ZONE 'UTC' AS updated, file_name, file_extension
+       FROM extractions WHERE ${match} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
+     ) p ON true`,
+    params,
+  );
+  const summaries = rows
+    .filter((r) => r.id !== null)
+    .map((r) => extractionSummary({ id: r.id!, status: r.status, templateId: r.template_id, metadata: r.metadata, createdAt: r.created, updatedAt: r.updated, fileName: r.file_name, fileExtension: r.file_extension }));
+  return { summaries, total: Number(rows[0]?.total ?? 0) };
 }
 
 function snapshotForResponse(t: TemplateSnapshot | null, e: ExtractionRecord) {

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { stream as honoStream } from 'hono/streaming';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { createExtractionRecord, parseMetadata, uploadObjectKey } from '../../lib/extractions.js';
+import { createExtractionRecord, parseMetadata, uploadObjectKey, workspaceTemplate } from '../../lib/extractions.js';
 import { fileTypeOf, extensionOf, SUPPORTED_EXTENSIONS } from '../../lib/file-types.js';
 import { newId } from '../../lib/ids.js';
 import { InvalidFilterError, parseColumnList, parseRowFilter } from '../../lib/row-filter.js';
@@ -14,7 +14,7 @@ import { KindAttr, StatusAttr, TemplateAttr, WorkspaceAttr } from '../../workflo
 import type { AppDeps, AppEnv } from '../context.js';
 import { csvLine } from '../csv.js';
 import { ApiError, badRequest, errorResponses, notFound } from '../errors.js';
-import { extractionFull, extractionSummary, SUMMARY_COLUMNS } from '../extraction-body.js';
+import { extractionFull, extractionSummary, summariesPage } from '../extraction-body.js';
 import { discardFiles, receiveMultipart } from '../multipart.js';
 import { ExtractionSchema, ExtractionSummarySchema, MetadataSchema, PaginationSchema, RowSchema } from '../schemas.js';
 import { intParam, validationHook } from '../validation.js';
@@ -117,7 +117,7 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
         const metadata = parseMetadata(fields.metadata);
         if (metadata instanceof Error) throw badRequest(metadata.message);
         const templateId = fields.template_id.trim();
-        const template = templateId === 'auto' ? null : await prisma.template.findFirst({ where: { id: templateId, workspaceId } });
+        const template = templateId === 'auto' ? null : await workspaceTemplate(db, workspaceId, templateId);
         if (templateId !== 'auto' && !template) throw notFound('Template');
         if (templateId === 'auto' && (await prisma.template.count({ where: { workspaceId } })) === 0) {
           throw badRequest("The workspace has no templates for template_id 'auto' to choose from");
@@ -161,12 +161,8 @@ export function extractionRoutes({ db, storage, temporal, env }: AppDeps) {
     }),
     async (c) => {
       const { template_id, limit, offset } = c.req.valid('query');
-      const where = { workspaceId: c.get('workspaceId'), ...(template_id ? { templateId: template_id } : {}) };
-      const [list, total] = await Promise.all([
-        prisma.extraction.findMany({ where, select: SUMMARY_COLUMNS, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
-        prisma.extraction.count({ where }),
-      ]);
-      return c.json({ extractions: list.map(extractionSummary), total, limit, offset }, 200);
+      const { summaries, total } = await summariesPage(db, { workspaceId: c.get('workspaceId'), templateId: template_id || undefined }, limit, offset);
+      return c.json({ extractions: summaries, total, limit, offset }, 200);
     },
   );
 

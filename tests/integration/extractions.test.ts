@@ -260,6 +260,13 @@ describe('a CSV extraction', () => {
     assert.deepEqual(summary.metadata, { batch: 7 });
     const noMeta = filtered.body.extractions.find((x: any) => x.id !== extraction.id);
     assert.equal(noMeta.metadata, null);
+    const full = await api.get(`/v2/extractions/${extraction.id}`);
+    assert.equal(summary.created_at, full.body.created_at);
+    assert.equal(summary.updated_at, full.body.updated_at);
+    const next = await api.get('/v2/extractions?limit=1&offset=1');
+    assert.equal(next.body.extractions[0].id, second.id);
+    const past = await api.get(`/v2/extractions?limit=5&offset=${list.body.total}`);
+    assert.deepEqual([past.body.extractions, past.body.total, past.body.offset], [[], list.body.total, list.body.total]);
     assert.equal((await api.get('/v2/extractions?limit=1001')).status, 400);
   });
 
