@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Extraction, FlowRun } from '../generated/prisma/index.js';
 import type { Database } from '../lib/db.js';
-import { createExtractionRecord } from '../lib/extractions.js';
+import { createExtractionRecord, workspaceTemplate } from '../lib/extractions.js';
 import {
   beginAttempt,
   derivedId,
@@ -159,7 +159,7 @@ export function createFlowActivities({ db, storage }: FlowActivityDeps) {
       const run = await load(runId);
       const step = stepOf(run, stepId);
       const config = step.config as unknown as ExtractionConfig;
-      const template = await prisma.template.findFirst({ where: { id: config.template_id, workspaceId: run.workspaceId } });
+      const template = await workspaceTemplate(db, run.workspaceId, config.template_id);
       if (!template) {
         throw ApplicationFailure.nonRetryable(
           `Step '${step.title}' failed: template '${config.template_id}' was not found (it may have been deleted)`,

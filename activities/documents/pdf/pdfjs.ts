@@ -33,11 +33,13 @@ function inflateOnThisThread(): void {
 }
 
 export function loadPdfjs(): Promise<Pdfjs> {
-  inflateOnThisThread();
-  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
-    restoreNativePush();
-    return m;
-  });
+  if (!loading) {
+    inflateOnThisThread();
+    loading = import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
+      restoreNativePush();
+      return m;
+    });
+  }
   return loading;
 }
 
