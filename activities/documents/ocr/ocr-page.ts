@@ -1,10 +1,10 @@
 // One picture -> page geometry in points, upright: brought to about 300 dpi, its paper to white
 // where the light was uneven (lighting.ts), straightened when askew (deskew.ts), ruling lines
 // found in its pixels (then erased so that tesseract reads the text between them cleanly),
-// tesseract's words, and the words its sparse-text pass dropped (read back in one small extra
-// call). A page that reads poorly is checked for a turn
-// (orientation detection) and for another script; a turned page is turned upright in memory and
-// read again like an upright one.
+// tesseract's words (the picture handed to it in bands: bands.ts), and the words its sparse-text
+// pass dropped (read back in one small extra call). A page that reads poorly is checked for a
+// turn (orientation detection) and for another script; a turned page is turned upright in memory
+// and read again like an upright one.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
@@ -18,7 +18,7 @@ import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } fro
 import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
+import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, recognizePicture, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
 // upright text.
@@ -34,7 +34,7 @@ const POOR_WORD_CONFIDENCE = 50;
 const POOR_WORD_SHARE = 0.2;
 
 export interface OcrSource {
-  /** The picture as a file tesseract can read; when absent, `gray` is written out for it. */
+  /** The picture as a file tesseract can read, for when it could not be decoded here (`gray` absent). */
   path?: string;
   /** Its pixels when they could be decoded: rules are found in them and erased before OCR. */
   gray?: GrayImage;
@@ -96,10 +96,9 @@ function partlyForeign(page: OcrPage): boolean {
   return poor >= POOR_WORD_SHARE * page.words.length;
 }
 
-/** The picture tesseract reads: cleaned pixels, the file holding them, the rules found (pixels). */
+/** The picture tesseract read: cleaned pixels and the rules found in them (pixels). */
 interface View {
   image: GrayImage;
-  input: string;
   rulings: Ruling[];
   /** turned upright here: the words' order along lines is not asked again */
   turned: boolean;
@@ -116,65 +115,63 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
   // straightened: rules are found along rows and columns of pixels, and words are put into rows
   // and columns by their boxes.
   const lit = evenLight(decoded);
-  const { image: gray, skew } = straighten(lit);
+  const { image: gray } = straighten(lit);
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly, unless they
   // may yet be enlarged (resolution unknown).
   const cleaned = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
-  let input = source.path;
-  if (rules.length || skew !== 0 || lit !== decoded || !input) {
-    input = join(source.workDir, `ocr-page-${pageNumber}.pgm`);
-    await writePgm(input, cleaned);
-  }
   const rulings = rulingsOfPixelRules(rules);
-  let view: View = { image: cleaned, input, rulings, turned: false };
-  const written: string[] = [];
+  let view: View = { image: cleaned, rulings, turned: false };
+  // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
+  const read = (image: GrayImage, name: string, lang: string): Promise<OcrPage> => recognizePicture(image, join(source.workDir, `${name}-${pageNumber}`), dpi, 11, lang, { darkOnLight: true });
+  let page = await read(cleaned, 'ocr-page', base);
+  if (!resolution.known && page.estimatedDpi !== undefined && page.estimatedDpi < LOW_ESTIMATE) {
+    const factor = enlargement(gray, ESTIMATE_TARGET / page.estimatedDpi);
+    if (factor > 1) return readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: OCR_DPI, known: true }, base);
+  }
+  let lang = base;
+  if (mayBeTurned(page)) {
+    // A poor reading: the page may be turned, or written in another script. Orientation and
+    // script detection (psm 0) tells which. A turned page is turned upright here (pixels and
+    // rules) and read again; a page in another script is read again in that language when
+    // installed. Either reading is kept only when it is more confident than the first.
+    const osd = await detectPictureOrientation(cleaned, join(source.workDir, `ocr-osd-${pageNumber}.pgm`));
+    const turns = osd ? (osd.rotate === 0 ? [] : [osd.rotate]) : ALL_TURNS;
+    for (const clockwise of turns) {
+      const image = turnGray(cleaned, clockwise);
+      const turned = await read(image, `ocr-turned-${clockwise}`, base);
+      if (meanConfidence(turned) > meanConfidence(page)) {
+        page = turned;
+        view = { image, rulings: turnRulings(rulings, clockwise, cleaned.width, cleaned.height), turned: true };
+        if (!mayBeTurned(page)) break;
+      }
+    }
+    const other = osd && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
+    if (other && !base.split('+').includes(other)) {
+      const again = await read(view.image, 'ocr-script', other);
+      if (meanConfidence(again) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(again) : again, other];
+    }
+  }
+  if (lang === base && !doubtful(page) && partlyForeign(page)) {
+    page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
+  }
+  if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
+    const words = restoreMinusSigns(view.image, page.words);
+    page = { ...page, words: [...words, ...(await readDroppedInk(view.image, words, dpi, source.workDir, pageNumber, lang))] };
+  }
+  if (page.width !== view.image.width || page.height !== view.image.height) {
+    page = { ...page, width: view.image.width, height: view.image.height };
+  }
+  return ocrGeometry(page, pageNumber, 72 / dpi, view.rulings, undefined, view.turned);
+}
+
+/** Orientation and script detection on the whole picture, written to `path` for it. */
+async function detectPictureOrientation(image: GrayImage, path: string): Promise<PageOrientation | undefined> {
   try {
-    // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
-    let page = await recognize(input, 11, base, { darkOnLight: true });
-    if (!resolution.known && page.estimatedDpi !== undefined && page.estimatedDpi < LOW_ESTIMATE) {
-      const factor = enlargement(gray, ESTIMATE_TARGET / page.estimatedDpi);
-      if (factor > 1) return await readPixels(enlargeGray(gray, factor), source, pageNumber, { dpi: OCR_DPI, known: true }, base);
-    }
-    let lang = base;
-    if (mayBeTurned(page)) {
-      // A poor reading: the page may be turned, or written in another script. Orientation and
-      // script detection (psm 0) tells which. A turned page is turned upright here (pixels and
-      // rules) and read again; a page in another script is read again in that language when
-      // installed. Either reading is kept only when it is more confident than the first.
-      const osd = await detectOrientation(input);
-      const turns = osd ? (osd.rotate === 0 ? [] : [osd.rotate]) : ALL_TURNS;
-      for (const clockwise of turns) {
-        const image = turnGray(cleaned, clockwise);
-        const path = join(source.workDir, `ocr-turned-${pageNumber}-${clockwise}.pgm`);
-        written.push(path);
-        await writePgm(path, image);
-        const read = await recognize(path, 11, base, { darkOnLight: true });
-        if (meanConfidence(read) > meanConfidence(page)) {
-          page = read;
-          view = { image, input: path, rulings: turnRulings(rulings, clockwise, cleaned.width, cleaned.height), turned: true };
-          if (!mayBeTurned(page)) break;
-        }
-      }
-      const other = osd && doubtful(page) ? languageForScript(osd.script, await installedLanguages()) : undefined;
-      if (other && !base.split('+').includes(other)) {
-        const read = await recognize(view.input, 11, other, { darkOnLight: true });
-        if (meanConfidence(read) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(read) : read, other];
-      }
-    }
-    if (lang === base && !doubtful(page) && partlyForeign(page)) {
-      page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
-    }
-    if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
-      const words = restoreMinusSigns(view.image, page.words);
-      page = { ...page, words: [...words, ...(await readDroppedInk(view.image, words, dpi, source.workDir, pageNumber, lang))] };
-    }
-    if (page.width !== view.image.width || page.height !== view.image.height) {
-      page = { ...page, width: view.image.width, height: view.image.height };
-    }
-    return ocrGeometry(page, pageNumber, 72 / dpi, view.rulings, undefined, view.turned);
+    await writePgm(path, image);
+    return await detectOrientation(path);
   } finally {
-    for (const path of written) await rm(path, { force: true });
+    await rm(path, { force: true });
   }
 }
 

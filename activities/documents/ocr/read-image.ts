@@ -46,7 +46,6 @@ export async function readImage(path: string, options: { pages?: number[]; setti
       }
       try {
         const geometry = await ocrImage({ path: file, gray, dpi: gray && statedResolution(gray), workDir: tmp }, page, lang);
-        await rm(join(tmp, `ocr-page-${page}.pgm`), { force: true });
         options.onProgress?.(++done, selected.length);
         return geometry;
       } catch (error) {

@@ -1,8 +1,11 @@
 // Tesseract word boxes (TSV output). Called as a child process rather than through
 // node-tesseract-ocr, which runs a shell command line with no time limit and no way to set
 // OMP_THREAD_LIMIT for the child alone.
+import { rm, writeFile } from 'node:fs/promises';
 import { isLanguageName } from '../../../lib/languages.js';
 import { DocumentError } from '../errors.js';
+import { BAND_INCHES, bandImage, blankRowBands } from './bands.js';
+import { writePgm, type GrayImage } from './gray-image.js';
 import { restoreMisreads } from './misreads.js';
 import { runTool } from './run-tool.js';
 
@@ -31,25 +34,52 @@ const TIMEOUT_MS = 120_000;
 // machines; parallelism comes from running pages side by side.
 const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
 
+type Psm = 1 | 3 | 6 | 11;
+
 /**
  * psm 11 (sparse text) finds every word of a table: the default layout analysis (psm 3) drops
  * short isolated columns. psm 1 is layout analysis with orientation detection, for pages turned
  * sideways or upside down.
  */
-export async function recognize(imagePath: string, psm: 1 | 3 | 6 | 11 = 11, lang = 'eng', opts: { darkOnLight?: boolean } = {}): Promise<OcrPage> {
+export async function recognize(imagePath: string, psm: Psm = 11, lang = 'eng', opts: { darkOnLight?: boolean } = {}): Promise<OcrPage> {
+  return runTesseract(imagePath, psm, lang, opts, [0]);
+}
+
+/**
+ * `image` read as one picture, handed to tesseract in bands of about BAND_INCHES at `dpi`
+ * (bands.ts), written as `${prefix}-N.pgm` and listed in `${prefix}.txt`, removed afterwards.
+ */
+export async function recognizePicture(image: GrayImage, prefix: string, dpi: number, psm: Psm, lang: string, opts: { darkOnLight?: boolean } = {}): Promise<OcrPage> {
+  const bands = blankRowBands(image, Math.round(BAND_INCHES * dpi));
+  const files = bands.map((_, i) => `${prefix}-${i + 1}.pgm`);
+  const list = `${prefix}.txt`;
+  try {
+    await Promise.all(bands.map((band, i) => writePgm(files[i]!, bandImage(image, band))));
+    if (files.length > 1) await writeFile(list, `${files.join('\n')}\n`);
+    return await runTesseract(files.length > 1 ? list : files[0]!, psm, lang, opts, bands.map((b) => b.top));
+  } finally {
+    await Promise.all([list, ...files].map((f) => rm(f, { force: true })));
+  }
+}
+
+/** tesseract on a picture or a list of bands (`tops`: each band's first row in the picture). */
+async function runTesseract(input: string, psm: Psm, lang: string, opts: { darkOnLight?: boolean }, tops: readonly number[]): Promise<OcrPage> {
   // darkOnLight: the picture's shaded areas were cleared to dark text on white (raster-rulings.ts),
   // so tesseract's second look at every poorly read line as light-on-dark text is wasted time.
   const config = opts.darkOnLight ? ['-c', 'tessedit_do_invert=0'] : [];
-  const { stdout, stderr } = await runTool('tesseract', [imagePath, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
-  const page = restoreMisreads(parseTsv(stdout.toString('utf8')), lang);
-  const estimated = Number(/Estimating resolution as (\d+)/u.exec(stderr)?.[1]);
-  return estimated > 0 ? { ...page, estimatedDpi: estimated } : page;
+  const { stdout, stderr } = await runTool('tesseract', [input, 'stdout', '-l', lang, '--psm', String(psm), ...config, 'tsv'], { timeoutMs: TIMEOUT_MS, env });
+  const page = restoreMisreads(parseTsv(stdout.toString('utf8'), tops), lang);
+  // one estimate a band: the middle one
+  const estimates = [...stderr.matchAll(/Estimating resolution as (\d+)/gu)].map((m) => Number(m[1])).filter((n) => n > 0).sort((a, b) => a - b);
+  const estimated = estimates[Math.floor(estimates.length / 2)];
+  return estimated !== undefined ? { ...page, estimatedDpi: estimated } : page;
 }
 
 // Rules and borders come out of tesseract as strokes of punctuation.
 const NOISE = /^[|_\-—–=~.,:;'"`!^*¦‖│┃]+$/u;
 
-export function parseTsv(tsv: string): OcrPage {
+/** Words of tesseract's TSV; `tops`: where each of its pages (bands of one picture) starts. */
+export function parseTsv(tsv: string, tops: readonly number[] = [0]): OcrPage {
   const words: OcrWord[] = [];
   let width = 0;
   let height = 0;
@@ -57,8 +87,9 @@ export function parseTsv(tsv: string): OcrPage {
     const f = row.split('\t');
     if (f.length < 12 || f[0] === 'level') continue;
     const level = Number(f[0]);
+    const band = Number(f[1]) - 1;
     const left = Number(f[6]);
-    const top = Number(f[7]);
+    const top = Number(f[7]) + (tops[band] ?? 0);
     const w = Number(f[8]);
     const h = Number(f[9]);
     if (level === 1) {
@@ -71,7 +102,7 @@ export function parseTsv(tsv: string): OcrPage {
     const conf = Number(f[10]);
     if (!text || conf < 0) continue;
     if (NOISE.test(text) && conf < 80) continue;
-    words.push({ text, x0: left, y0: top, x1: left + w, y1: top + h, conf, line: `${f[2]}.${f[3]}.${f[4]}` });
+    words.push({ text, x0: left, y0: top, x1: left + w, y1: top + h, conf, line: band > 0 ? `${band + 1}.${f[2]}.${f[3]}.${f[4]}` : `${f[2]}.${f[3]}.${f[4]}` });
   }
   return { width, height, words };
 }

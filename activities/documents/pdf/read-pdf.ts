@@ -71,7 +71,6 @@ export async function readPdf(path: string, options: { pages?: number[]; ocr: 'a
         const gray = await readPgm(image);
         result.set(page, await ocrImage({ path: image, gray, dpi: OCR_DPI, workDir: dir }, page, lang));
         await rm(image, { force: true });
-        await rm(join(dir, `ocr-page-${page}.pgm`), { force: true });
         report();
       });
     }
