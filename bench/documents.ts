@@ -42,7 +42,7 @@ async function upload(api: ApiClient, templateId: string, path: string): Promise
  * list request per poll (the template's newest extractions), not one request per document,
  * which would take the service's CPU from the work it is timed on.
  */
-async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[], started: number): Promise<void> {
+async function waitForBatch(api: ApiClient, templateId: string, ids: readonly string[], startedAt: number): Promise<void> {
   const waiting = new Set(ids);
   const deadline = Date.now() + TIMEOUT_MS;
   while (waiting.size) {
@@ -57,7 +57,7 @@ async function waitForBatch(api: ApiClient, templateId: string, ids: readonly st
       waiting.delete(summary.id);
     }
     if (Date.now() > deadline) throw new Error(`${waiting.size} extraction(s) still processing after ${TIMEOUT_MS} ms`);
-    if (waiting.size) await new Promise((r) => setTimeout(r, Math.max(POLL_MIN_MS, POLL_SHARE * (performance.now() - started))));
+    if (waiting.size) await new Promise((r) => setTimeout(r, Math.max(POLL_MIN_MS, POLL_SHARE * (Date.now() - startedAt))));
   }
 }
 
@@ -69,7 +69,7 @@ export function completionClock(databaseUrl: string): { completedAt: CompletionC
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   return {
     async completedAt(ids) {
-      const { rows } = await pool.query<{ ms: number }>(
+      const { rows } = await pool.query<{ ms: string }>(
         `SELECT extract(epoch FROM max(updated_at)) * 1000 AS ms FROM extractions WHERE id = ANY($1::text[]) AND status = 'completed'`,
         [ids],
       );
@@ -79,11 +79,18 @@ export function completionClock(databaseUrl: string): { completedAt: CompletionC
   };
 }
 
+/** A running service to time uploads against, the template they are extracted with, and its completion times. */
+export interface BenchApi {
+  client: ApiClient;
+  templateId: string;
+  /** when the service recorded a batch's last extraction completed */
+  completedAt: CompletionClock;
+}
+
 /** Uploads `files` at once, waits for every extraction: seconds from the first upload to the last completed. */
-export async function uploadBatch(api: ApiClient, templateId: string, files: readonly string[], completedAt: CompletionClock): Promise<number> {
+export async function uploadBatch({ client, templateId, completedAt }: BenchApi, files: readonly string[]): Promise<number> {
   const startedAt = Date.now();
-  const started = performance.now();
-  const ids = await Promise.all(files.map((f) => upload(api, templateId, f)));
-  await waitForBatch(api, templateId, ids, started);
+  const ids = await Promise.all(files.map((f) => upload(client, templateId, f)));
+  await waitForBatch(client, templateId, ids, startedAt);
   return ((await completedAt(ids)) - startedAt) / 1000;
 }

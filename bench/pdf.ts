@@ -20,8 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readPagedDocument } from '../activities/documents/pages.js';
 import { mapLimited } from '../activities/documents/ocr/pool.js';
 import { runTool } from '../activities/documents/ocr/run-tool.js';
-import type { ApiClient } from '../tests/helpers/http.js';
-import { uploadBatch, type CompletionClock } from './documents.js';
+import { uploadBatch, type BenchApi } from './documents.js';
 
 export interface PdfBenchResult {
   digitalPagesPerSecond: number;
@@ -40,14 +39,6 @@ export interface PdfBenchResult {
   ocrPages: number;
   /** through the HTTP API, upload → completed (only when benchPdf was given an API) */
   api?: { digitalPagesPerSecond: number; ocrSecondsPerPage: number };
-}
-
-/** A running service to time uploads against, and the template they are extracted with. */
-export interface BenchApi {
-  client: ApiClient;
-  templateId: string;
-  /** when the service recorded a batch's last extraction completed */
-  completedAt: CompletionClock;
 }
 
 const PARALLEL = 2;
@@ -124,9 +115,9 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
   if (api && pdfs[0]) {
     // Warm-up, whole batches: a long-lived service has compiled its hot paths (pdf.js, layout,
     // the API's and worker's handlers) and opened its connections before the batches that are timed.
-    for (let k = 0; k < API_WARM_UP_BATCHES; k++) await uploadBatch(api.client, api.templateId, pdfs, api.completedAt);
+    for (let k = 0; k < API_WARM_UP_BATCHES; k++) await uploadBatch(api, pdfs);
     const seconds: number[] = [];
-    for (let k = 0; k < API_PASSES; k++) seconds.push(await uploadBatch(api.client, api.templateId, pdfs, api.completedAt));
+    for (let k = 0; k < API_PASSES; k++) seconds.push(await uploadBatch(api, pdfs));
     apiDigital = digitalPages / median(seconds);
   }
 
@@ -145,7 +136,7 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
     if (images[0]) {
       await readPagedDocument(images[0], 'image', { guidance });
       await runTool('tesseract', [images[0], 'stdout'], { timeoutMs: 300_000, env: tesseractEnv });
-      if (api) await uploadBatch(api.client, api.templateId, [images[0]], api.completedAt);
+      if (api) await uploadBatch(api, [images[0]]);
     }
     // OCR_ROUNDS rounds (default 2), the order of the two sides alternating from round to round
     // so that a machine getting busier or quieter favours neither; figures are means over rounds.
@@ -164,7 +155,7 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
       }));
     };
     const runApi = async (): Promise<void> => {
-      if (api) viaApi.push(await uploadBatch(api.client, api.templateId, images, api.completedAt));
+      if (api) viaApi.push(await uploadBatch(api, images));
     };
     for (let k = 0; k < rounds; k++) {
       if (k % 2 === 0) {

@@ -38,7 +38,7 @@ test('bands about a band tall, each cut in the middle of a run of blank rows', (
   }
 });
 
-test('no cut where rows are never blank long enough, nor in a picture under two bands tall', () => {
+test('no cut where rows are never blank long enough, nor in a picture under one and a half bands tall', () => {
   // lines one row apart: a single blank row is not a gap between lines
   const dense = blank(300, 1200);
   lines(dense, 0, 12, 1);

@@ -51,8 +51,8 @@ function blankCut(image: GrayImage, from: number, to: number, minRun: number): n
 
 /**
  * Bands of about `height` rows covering the picture top to bottom, each cut in a blank run of
- * rows; one band (the whole picture) when it is under two bands tall or has no blank rows
- * where cuts would fall.
+ * rows; one band (the whole picture) when it is under one and a half bands tall or has no
+ * blank rows where cuts would fall.
  */
 export function blankRowBands(image: GrayImage, height: number): Band[] {
   const bands: Band[] = [];
