@@ -4,6 +4,7 @@ import { rename } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as Minio from 'minio';
+import { streamParts } from './stream-parts.js';
 
 export interface Storage {
   bucket: string;
@@ -42,31 +43,6 @@ function isMissing(error: unknown): boolean {
   return code === 'NotFound' || code === 'NoSuchKey';
 }
 
-/**
- * Cuts a stream into parts of exactly `size` bytes (the last may be shorter), copied into
- * buffers from `buffers`: an upload reuses the same few buffers instead of allocating 8 MiB per
- * part and leaving the garbage collector to notice (a 1 GB upload would churn 120 of them).
- */
-async function* parts(body: Readable, size: number, buffers: Buffer[]): AsyncGenerator<Buffer> {
-  let part = buffers.pop() ?? Buffer.allocUnsafe(size);
-  let length = 0;
-  for await (const chunk of body as AsyncIterable<Buffer | string>) {
-    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    let at = 0;
-    while (at < piece.length) {
-      const copied = piece.copy(part, length, at, Math.min(piece.length, at + size - length));
-      at += copied;
-      length += copied;
-      if (length === size) {
-        yield part;
-        part = buffers.pop() ?? Buffer.allocUnsafe(size);
-        length = 0;
-      }
-    }
-  }
-  if (length > 0) yield part.subarray(0, length);
-}
-
 export function createStorage(config: StorageConfig): Storage {
   const url = new URL(config.endpoint);
   const client = new Minio.Client({
@@ -85,7 +61,7 @@ export function createStorage(config: StorageConfig): Storage {
     async putStream(key, body, contentType) {
       const headers = { 'Content-Type': contentType };
       const spare: Buffer[] = [];
-      const reader = parts(body, PART_SIZE, spare)[Symbol.asyncIterator]();
+      const reader = streamParts(body, PART_SIZE, spare)[Symbol.asyncIterator]();
       const first = await reader.next();
       const firstPart = first.done ? Buffer.alloc(0) : first.value;
       if (firstPart.length < PART_SIZE) {

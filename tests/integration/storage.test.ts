@@ -64,7 +64,7 @@ describe('S3 storage', () => {
   const pattern = randomBytes(MiB);
   const bytesOf = (size: number) => Buffer.concat(Array.from({ length: Math.ceil(size / MiB) }, (_, i) => Buffer.concat([Buffer.from([i & 255]), pattern.subarray(1)]))).subarray(0, size);
 
-  for (const size of [0, 1000, 8 * MiB, 8 * MiB + 1, 27 * MiB + 333]) {
+  for (const size of [0, 1000, 8 * MiB - 1, 8 * MiB, 8 * MiB + 1, 27 * MiB + 333]) {
     it(`stores a streamed body of ${size} bytes exactly`, async () => {
       const key = `tests/storage/${size}-${Date.now()}`;
       const bytes = bytesOf(size);
