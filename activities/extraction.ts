@@ -51,6 +51,9 @@ const OPTIMIZE_MIN_ROWS = 50_000;
 
 const analysisKey = (extractionId: string) => `extractions/${extractionId}/analysis.json`;
 const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
+// Loaded on first use and kept (an import() of a loaded module still asks the module loader).
+let textSpreadsheets: Promise<typeof import('./documents/spreadsheet/index.js')> | undefined;
+let documentFields: Promise<typeof import('./documents/fields.js')> | undefined;
 
 const READ_AHEAD_BYTES = 8 * 1024 * 1024;
 
@@ -145,7 +148,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       },
       stream: async (start) => readAhead(await storage.getStream(extraction.objectKey, start)),
     };
-    const { openTextSpreadsheet, sheetNameFromPath } = await import('./documents/spreadsheet/index.js');
+    const { openTextSpreadsheet, sheetNameFromPath } = await (textSpreadsheets ??= import('./documents/spreadsheet/index.js'));
     const sheets = await openTextSpreadsheet(source, extraction.fileKind, sheetNameFromPath(extraction.fileName, extraction.fileExtension));
     return sheets && { kind: extraction.fileKind, pageCount: sheets.length, sheets, lines: [] };
   }
@@ -221,7 +224,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
 
     const fieldValues = sources
       ? findCellFields(analysis.sheets.map((s) => s.rows), template.fields)
-      : (await import('./documents/fields.js')).findFieldValues(analysis.lines, template.fields);
+      : (await (documentFields ??= import('./documents/fields.js'))).findFieldValues(analysis.lines, template.fields);
     const fieldValidator = new TableValidator(template.fields, typeOptions);
     const fieldCheck = fieldValidator.validateRow(template.fields.map((f) => fieldValues[f.key] ?? ''));
     const fieldIssues = fieldCheck.issues ?? {};

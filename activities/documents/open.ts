@@ -2,6 +2,11 @@
 // Readers load on first use: a worker that only sees spreadsheets never loads pdf.js.
 import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type ProgressReporter, type ReadLimit } from './types.js';
 
+// Each import() of a module already loaded still asks the module loader (under tsx, a round trip
+// to its hooks thread): the promise is kept, so only the first document of a kind pays for it.
+let pagedReader: Promise<typeof import('./pages.js')> | undefined;
+let spreadsheetReader: Promise<typeof import('./spreadsheet/index.js')> | undefined;
+
 export async function openDocument(
   path: string,
   kind: FileKind,
@@ -9,10 +14,10 @@ export async function openDocument(
   options: { guidance: Guidance; onProgress?: ProgressReporter; ocrSettings?: OcrSettings; limit?: ReadLimit },
 ): Promise<DocumentContent> {
   if (isPaged(kind)) {
-    const { readPagedDocument } = await import('./pages.js');
+    const { readPagedDocument } = await (pagedReader ??= import('./pages.js'));
     return readPagedDocument(path, kind, options);
   }
-  const { openSpreadsheet } = await import('./spreadsheet/index.js');
+  const { openSpreadsheet } = await (spreadsheetReader ??= import('./spreadsheet/index.js'));
   const sheets = await openSpreadsheet(path, kind, extension);
   return { kind, pageCount: sheets.length, sheets, lines: [] };
 }
