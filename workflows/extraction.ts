@@ -50,16 +50,21 @@ const smallDocumentWork = proxyLocalActivities<ExtractionActivities>({
   retry: documentWorkRetry,
 });
 
+/** The patch every run of the current shape records (never renamed: recorded histories carry it). */
+const CURRENT_SHAPE = 'extraction-shape-2026-11';
+
 export async function extractionWorkflow({ extractionId }: ExtractionInput): Promise<ExtractionOutcome> {
-  // Runs started before bookkeeping became local replay with the commands they recorded.
-  const local = patched('local-bookkeeping');
+  // A run of today's shape records one marker for it (each marker is a history event, and the
+  // version it upserts a visibility write). Runs recorded before it replay with the markers they
+  // recorded, asked for in the order they were: bookkeeping as local activities, the read and
+  // the write as one activity, small documents read locally.
+  const current = patched(CURRENT_SHAPE);
+  const local = current || patched('local-bookkeeping');
   const bookkeeping = local ? localBookkeeping : remoteBookkeeping;
   let rows: number;
   try {
-    // Runs started before the read and the write became one activity replay as two.
-    if (patched('one-document-activity')) {
-      // Runs started before small documents were read locally replay without the local read.
-      const small = patched('small-document-local') ? await smallDocumentWork.extractSmallDocument({ extractionId }) : null;
+    if (current || patched('one-document-activity')) {
+      const small = current || patched('small-document-local') ? await smallDocumentWork.extractSmallDocument({ extractionId }) : null;
       const extracted = small ?? (await documentWork.extractDocument({ extractionId }));
       recordTemplate(extracted.templateId);
       rows = extracted.rows;

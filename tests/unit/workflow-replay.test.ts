@@ -7,6 +7,8 @@
 //   extraction-one-activity-auto:   the same upload, recorded after
 //   extraction-small-local-auto:    a one-page PDF with template_id=auto, recorded after small
 //                                   documents were read in a local activity (one workflow task)
+//   extraction-one-marker-auto:     the same kind of upload, recorded after a run of the current
+//                                   shape became one patch marker instead of three
 // The fixtures are binary protobuf (History.encode of WorkflowHandle.fetchHistory()): the CLI's
 // JSON form needs historyFromJSON, which fails with two copies of protobufjs installed.
 import assert from 'node:assert/strict';
@@ -61,4 +63,12 @@ test('an auto-template extraction of a small document, read in a local activity,
   assert.deepEqual(activities, []);
   assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_patch', 'core_local_activity', 'core_local_activity', 'core_local_activity']);
   assert.equal(upserts, 5);
+});
+
+test('an extraction of the current shape replays with one patch marker and its three local activities', async () => {
+  const { activities, markers, upserts } = await replay('extraction-one-marker-auto');
+  assert.deepEqual(activities, []);
+  assert.deepEqual(markers, ['core_patch', 'core_local_activity', 'core_local_activity', 'core_local_activity']);
+  // the patch's version, the chosen template, the final status
+  assert.equal(upserts, 3);
 });
