@@ -9,7 +9,7 @@
 // are shared, and CPU time is the steadier of the two.
 // Given a running service (benchPdf's `api`, as bench/run.ts does), the same files also go
 // through the HTTP API, upload → completed (bench/documents.ts): the PDFs all at once, median of
-// five passes after three warm-up passes; the PNGs all at once, once per OCR round, in that round's
+// five passes after five warm-up passes; the PNGs all at once, once per OCR round, in that round's
 // order.
 // Run: node --import tsx bench/pdf.ts [FILES...]   (default: ../shared/datasets/pdf-tables/*.pdf)
 import { readFileSync, readdirSync } from 'node:fs';
@@ -45,8 +45,10 @@ const PARALLEL = 2;
 const DIGITAL_PASSES = 3;
 // Batches of the ten sample PDFs through a freshly started service took 5.0, 1.6, 1.0, 0.9, 1.05 s,
 // then 0.83-0.88 s from the sixth on: V8 compiles the worker's hot paths over the first few dozen
-// documents. A long-lived service has done that long before; three batches bring it close.
-const API_WARM_UP_BATCHES = 3;
+// documents. A long-lived service has done that long before. On a ninth machine, 19 batches in a
+// row: the 4th to 6th took 0.82-0.84 s, the 7th to 19th 0.66-0.83 s (median 0.74), and V8's
+// compiler threads worked less from batch to batch until then; five batches bring it there.
+const API_WARM_UP_BATCHES = 5;
 const API_PASSES = 5;
 const guidance = { tableStart: {} };
 const tesseractEnv = { ...process.env, OMP_THREAD_LIMIT: '1' };
