@@ -14,7 +14,7 @@ import type { TemplateSnapshot } from '../lib/template.js';
 import { snapshotOf } from '../lib/template-snapshot.js';
 import { DocumentError, LongRead } from './documents/errors.js';
 import { parseGuidance } from './documents/guidance.js';
-import { openDocument } from './documents/open.js';
+import { openDocument, spreadsheetReaders } from './documents/open.js';
 import type { ByteSource } from './documents/spreadsheet/csv.js';
 import { SNIFF_BYTES } from './documents/spreadsheet/encoding.js';
 import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSettings, type ReadLimit, type SheetSource, type TextLine } from './documents/types.js';
@@ -52,7 +52,6 @@ const OPTIMIZE_MIN_ROWS = 50_000;
 const analysisKey = (extractionId: string) => `extractions/${extractionId}/analysis.json`;
 const workDir = (extractionId: string) => join(tmpdir(), 'distill-work', extractionId);
 // Loaded on first use and kept (an import() of a loaded module still asks the module loader).
-let textSpreadsheets: Promise<typeof import('./documents/spreadsheet/index.js')> | undefined;
 let documentFields: Promise<typeof import('./documents/fields.js')> | undefined;
 
 const READ_AHEAD_BYTES = 8 * 1024 * 1024;
@@ -148,7 +147,7 @@ export function createExtractionActivities({ db, storage, ocr }: ExtractionDeps)
       },
       stream: async (start) => readAhead(await storage.getStream(extraction.objectKey, start)),
     };
-    const { openTextSpreadsheet, sheetNameFromPath } = await (textSpreadsheets ??= import('./documents/spreadsheet/index.js'));
+    const { openTextSpreadsheet, sheetNameFromPath } = await spreadsheetReaders();
     const sheets = await openTextSpreadsheet(source, extraction.fileKind, sheetNameFromPath(extraction.fileName, extraction.fileExtension));
     return sheets && { kind: extraction.fileKind, pageCount: sheets.length, sheets, lines: [] };
   }

@@ -7,6 +7,9 @@ import { isPaged, type DocumentContent, type FileKind, type Guidance, type OcrSe
 let pagedReader: Promise<typeof import('./pages.js')> | undefined;
 let spreadsheetReader: Promise<typeof import('./spreadsheet/index.js')> | undefined;
 
+/** The spreadsheet readers, loaded on first use. */
+export const spreadsheetReaders = () => (spreadsheetReader ??= import('./spreadsheet/index.js'));
+
 export async function openDocument(
   path: string,
   kind: FileKind,
@@ -17,7 +20,7 @@ export async function openDocument(
     const { readPagedDocument } = await (pagedReader ??= import('./pages.js'));
     return readPagedDocument(path, kind, options);
   }
-  const { openSpreadsheet } = await (spreadsheetReader ??= import('./spreadsheet/index.js'));
+  const { openSpreadsheet } = await spreadsheetReaders();
   const sheets = await openSpreadsheet(path, kind, extension);
   return { kind, pageCount: sheets.length, sheets, lines: [] };
 }
