@@ -25,6 +25,11 @@ async function read(name: string, pages: ((p: PageDrawer) => void)[]): Promise<D
 
 const rowsOf = (doc: DocumentContent, index = 0): Promise<string[][]> => sheetRows(doc.sheets[index]!);
 
+/** One line of a table with no rules: cell texts at the column lefts xs, empty cells skipped. */
+function lineAt(p: PageDrawer, xs: readonly number[], top: number, cells: readonly string[], opts: { size?: number; bold?: boolean } = {}): void {
+  cells.forEach((t, k) => t && p.text(t, xs[k]!, top, opts));
+}
+
 test('ruled table: grid lines give rows and columns', async () => {
   const doc = await read('ruled', [
     (p) => {
@@ -114,6 +119,96 @@ test('wrapped cells in a table with no rules', async () => {
     ['A-1', 'Large red apples from the southern orchards', '10.00'],
     ['B-2', 'Pears', '4.50'],
     ['C-3', 'Boxes of mixed fruit washed and packed', '22.00'],
+  ]);
+});
+
+test('a sparse first row under a bold header is a row, not a wrap of the header', async () => {
+  const doc = await read('sparse', [
+    (p) => {
+      const xs = [72, 152, 232, 312, 392, 472];
+      lineAt(p, xs, 100, ['Code', 'Name', 'Jan', 'Feb', 'Mar', 'Note'], { bold: true });
+      lineAt(p, xs, 115, ['A1', 'Widgets', '5', '', '7', '']);
+      lineAt(p, xs, 128, ['A2', 'Gadgets', '', '3', '', 'discontinued']);
+      lineAt(p, xs, 141, ['A3', 'Bolts', '', '', '12', '']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Code', 'Name', 'Jan', 'Feb', 'Mar', 'Note'],
+    ['A1', 'Widgets', '5', '', '7', ''],
+    ['A2', 'Gadgets', '', '3', '', 'discontinued'],
+    ['A3', 'Bolts', '', '', '12', ''],
+  ]);
+});
+
+test('column labels stacked over five lines, the top line alone above the rest, make one header; a title above stays out', async () => {
+  const doc = await read('stacked', [
+    (p) => {
+      p.text('Coverage and participation', 72, 40, { size: 12, bold: true });
+      const xs = [72, 180, 300, 420];
+      const header = [
+        ['', '', '', 'Combined'],
+        ['', 'Share of', '', 'weighted school'],
+        ['', 'desired', 'National', 'participation'],
+        ['', 'population', 'exclusion', 'and student'],
+        ['Education system', 'coverage', 'rate', 'response rate'],
+      ];
+      header.forEach((r, i) => lineAt(p, xs, 70 + i * 10, r, { size: 8 }));
+      lineAt(p, xs, 130, ['Australia', '100', '4', '93'], { size: 8 });
+      lineAt(p, xs, 144, ['Austria', '100', '5', '98'], { size: 8 });
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.equal(doc.sheets[0]!.startMarker, 'Coverage and participation');
+  assert.deepEqual(await rowsOf(doc), [
+    ['Education system', 'Share of desired population coverage', 'National exclusion rate', 'Combined weighted school participation and student response rate'],
+    ['Australia', '100', '4', '93'],
+    ['Austria', '100', '5', '98'],
+  ]);
+});
+
+test('labels wrapped over lines with the figures at the bottom or in the middle of the row make one row each', async () => {
+  const doc = await read('wrapped-aligned', [
+    (p) => {
+      const xs = [72, 300, 400];
+      const at = (top: number, cells: string[]): void => lineAt(p, xs, top, cells);
+      lineAt(p, xs, 100, ['Item', 'Qty', 'Amount'], { bold: true });
+      // Middle: the figures sit between the label's two lines.
+      at(118, ['Travel expenses reimbursed', '', '']);
+      at(124, ['', '1', '86.40']);
+      at(130, ['at cost (see annex B)', '', '']);
+      at(146, ['Licence', '2', '900.00']);
+      // Bottom: the figures sit on the label's last line.
+      at(162, ['Consulting services for the', '', '']);
+      at(174, ['March migration', '10', '1,200.00']);
+      at(190, ['Support', '1', '50.00']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Item', 'Qty', 'Amount'],
+    ['Travel expenses reimbursed at cost (see annex B)', '1', '86.40'],
+    ['Licence', '2', '900.00'],
+    ['Consulting services for the March migration', '10', '1,200.00'],
+    ['Support', '1', '50.00'],
+  ]);
+});
+
+test('a section heading right above its first row, in a font of its own, stays a row', async () => {
+  const doc = await read('section-heading', [
+    (p) => {
+      const xs = [72, 300, 400];
+      lineAt(p, xs, 100, ['Account', '2023', '2024'], { bold: true });
+      lineAt(p, xs, 116, ['Cash and cash equivalents', '1,204', '1,530']);
+      lineAt(p, xs, 136, ['Receivables from customers, net', '', ''], { bold: true });
+      lineAt(p, xs, 148, ['Trade receivables', '880', '912']);
+      lineAt(p, xs, 160, ['Other receivables', '45', '51']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Account', '2023', '2024'],
+    ['Cash and cash equivalents', '1,204', '1,530'],
+    ['Receivables from customers, net', '', ''],
+    ['Trade receivables', '880', '912'],
+    ['Other receivables', '45', '51'],
   ]);
 });
 

@@ -37,6 +37,15 @@ export interface PageGeometry {
   rulings: Ruling[];
 }
 
+/**
+ * Two lines of one stacked label: the narrower text lies within the wider one's width, give or
+ * take `slack` (centred, left- or right-aligned lines all do).
+ */
+export function stacksWith(a: Pick<Box, 'x0' | 'x1'>, b: Pick<Box, 'x0' | 'x1'>, slack: number): boolean {
+  const [narrow, wide] = a.x1 - a.x0 <= b.x1 - b.x0 ? [a, b] : [b, a];
+  return narrow.x0 >= wide.x0 - slack && narrow.x1 <= wide.x1 + slack;
+}
+
 export function boxOf(items: readonly Box[]): Box {
   let x0 = Infinity;
   let y0 = Infinity;

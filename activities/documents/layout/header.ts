@@ -3,7 +3,8 @@ import type { PageWord } from './geometry.js';
 import { cellText, isValueLike } from './cells.js';
 import type { CellRow } from './table.js';
 
-const MAX_HEADER_ROWS = 4;
+// Stacked column labels run to five or six lines in statistical tables.
+const MAX_HEADER_ROWS = 6;
 
 function dominantFont(rows: readonly CellRow[]): string | undefined {
   const count = new Map<string, number>();

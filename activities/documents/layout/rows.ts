@@ -1,7 +1,8 @@
 // Text lines of a table -> rows: each line starts a row unless it only continues cells of the
-// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma).
+// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma,
+// and the text goes on in the same font: a bold header's first data row under it is no wrap).
 import type { PageWord } from './geometry.js';
-import { columnOfWord } from './cells.js';
+import { cellText, columnOfWord, isValueLike } from './cells.js';
 import type { Line } from './lines.js';
 import type { CellRow } from './table.js';
 
@@ -9,6 +10,10 @@ import type { CellRow } from './table.js';
 const MAX_WRAP_GAP = 0.7;
 // Text filling at least this share of its column's widest text is taken as having wrapped.
 const FULL = 0.72;
+// A label's wrapped lines sit closer together than rows do by at least this share of the font size.
+const CLOSER = 0.3;
+// Sizes of one font within this share of each other are the same size.
+const SAME_SIZE = 0.05;
 
 function cellsOfLine(line: Line, xs: readonly number[]): PageWord[][] {
   const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
@@ -35,7 +40,8 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
   lines.forEach((line, i) => {
     const cells = perLine[i]!;
     const row = rows[rows.length - 1];
-    if (row && previous && continues(previous, line, cells, widest, row)) {
+    // The first row is left whole: text over values there is a header over the first record.
+    if (row && previous && (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))) {
       cells.forEach((words, c) => row.cells[c]!.push(...words));
       row.bottom = Math.max(row.bottom, line.box.y1);
       // Later continuation lines are judged against this one, the latest line of each cell.
@@ -48,6 +54,29 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
   return rows;
 }
 
+/**
+ * Line i holds the values of a row whose label wrapped onto lines above it (cells aligned to the
+ * bottom or the middle): the row so far is one line of text with no values that fills its
+ * column, in line i's fonts; it sits tight above line i and clearly closer to it than to the line
+ * above it, and line i fills more cells.
+ */
+function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: readonly PageWord[][], widest: readonly number[]): boolean {
+  const label = lines[i - 1]!;
+  const line = lines[i]!;
+  if (row.top !== label.box.y0 || row.cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
+  // It wrapped because it filled its column; a heading ending in a colon introduces rows instead.
+  const wrapped = row.cells.every((c, k) => !c.length || (extent(c) >= FULL * widest[k]! && !/:$/u.test(c[c.length - 1]!.text)));
+  if (!wrapped) return false;
+  if (!cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
+  if (cells.filter((c) => c.length).length <= row.cells.filter((c) => c.length).length) return false;
+  // A section heading above its first row is set in a font of its own; a wrapped label is not.
+  if (Math.abs(label.size - line.size) > SAME_SIZE * line.size || !label.words.every((w) => line.words.some((v) => v.font === w.font))) return false;
+  const below = line.box.y0 - label.box.y1;
+  if (below > MAX_WRAP_GAP * line.size) return false;
+  const above = label.box.y0 - lines[i - 2]!.box.y1;
+  return above - below >= CLOSER * line.size;
+}
+
 function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, cells: PageWord[][], widest: readonly number[], row: CellRow): boolean {
   const gap = line.box.y0 - previous.line.box.y1;
   if (gap > MAX_WRAP_GAP * line.size) return false;
@@ -58,7 +87,8 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
     if (words.length === 0) return true;
     const above = previous.cells[c]!;
     if (above.length === 0) return false;
-    const lastText = above[above.length - 1]!.text;
-    return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(lastText);
+    const last = above[above.length - 1]!;
+    if (words[0]!.font !== last.font) return false;
+    return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text);
   });
 }

@@ -1,5 +1,5 @@
 // Tables with no rules: runs of lines whose text falls into the same whitespace-separated columns.
-import { type PageWord, boxOf, median } from './geometry.js';
+import { type PageWord, boxOf, median, stacksWith } from './geometry.js';
 import { chunksOf, makeLine, type Line } from './lines.js';
 import { columnOfWord, isValueLike } from './cells.js';
 import { whitespaceColumns } from './columns.js';
@@ -10,6 +10,9 @@ import type { GridRows } from './ruled-table.js';
 const MAX_LINE_GAP = 2.0;
 // Prose laid out in two columns is not a table: table cells are short.
 const MAX_WORDS_PER_CELL = 5;
+// A stacked label's lines sit closer than a blank line apart; a few of them at most.
+const MAX_STACK_GAP = 0.7;
+const MAX_STACKED_LINES = 3;
 
 export function textTables(lines: readonly Line[]): GridRows[] {
   const tables: GridRows[] = [];
@@ -41,6 +44,8 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
     if (run.filter((l) => chunksOf(l).length >= 2).length >= 2) runs.push(run);
     run = [];
   };
+  // Lone phrases seen since the last run: the top lines of a column label stacked above the first row.
+  let lead: Line[] = [];
   for (const line of lines) {
     const tabular = chunksOf(line).length >= 2;
     const last = run[run.length - 1];
@@ -51,10 +56,35 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
       const wideProse = !tabular && line.box.x1 - line.box.x0 > 0.6 * (runBox.x1 - runBox.x0) && line.words.length > 6;
       if (tooFar || wideProse) flush();
     }
-    if (run.length || tabular) run.push(line);
+    if (run.length) run.push(line);
+    else if (tabular) run = [...stackedAbove(lead, line), line];
+    lead = run.length ? [] : [...lead, line];
   }
   flush();
   return runs;
+}
+
+/**
+ * The lone lines right above a table's first line that stack onto one of its cells: each sits
+ * tight above the next, lines up with the cell text under it (stacksWith) and is set in its font.
+ */
+function stackedAbove(lead: readonly Line[], first: Line): Line[] {
+  const stacked: Line[] = [];
+  let below = first;
+  let targets = chunksOf(first);
+  for (let i = lead.length - 1; i >= 0 && stacked.length < MAX_STACKED_LINES; i--) {
+    const line = lead[i]!;
+    const [chunk, more] = chunksOf(line);
+    if (!chunk || more || below.box.y0 - line.box.y1 > MAX_STACK_GAP * line.size) break;
+    const target = targets.find((t) => stacksWith(chunk, t, 0.5 * line.size));
+    const under = target && below.words.find((w) => w.x0 >= target.x0 && w.x1 <= target.x1);
+    // A title or unit note set in another font or size is no line of the label.
+    if (!under || under.font !== line.words[0]!.font || Math.abs(under.size - line.size) > 0.1 * line.size) break;
+    stacked.unshift(line);
+    below = line;
+    targets = [chunk];
+  }
+  return stacked;
 }
 
 function tableOfLines(lines: readonly Line[]): GridRows | undefined {
