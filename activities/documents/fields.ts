@@ -37,6 +37,8 @@ interface LabelHit {
   after: number;
   box: { x0: number; y0: number; x1: number; y1: number };
   similarity: number;
+  /** letters of the label matched: "Total due" over a bare "Total" elsewhere */
+  span: number;
 }
 
 function labelsOf(field: FieldSpec): string[] {
@@ -66,7 +68,7 @@ function findLabels(lines: readonly TextLine[], labels: readonly string[]): Labe
         }
         // At equal similarity the longer label wins: "Total due" over "Total".
         if (similarity >= LABEL_THRESHOLD && (!best || similarity >= best.similarity)) {
-          best = { line: index, after: end + 1, box: spanBox(words.slice(start, end + 1)), similarity };
+          best = { line: index, after: end + 1, box: spanBox(words.slice(start, end + 1)), similarity, span };
           if (colon > 0 && colon < text.length - 1) best.after = -(end + 1); // value glued after the colon
         }
         if (colon >= 0) break;
@@ -74,7 +76,7 @@ function findLabels(lines: readonly TextLine[], labels: readonly string[]): Labe
     }
     if (best) hits.push(best);
   });
-  return hits.sort((a, b) => b.similarity - a.similarity || a.line - b.line);
+  return hits.sort((a, b) => b.similarity - a.similarity || b.span - a.span || a.line - b.line);
 }
 
 function spanBox(words: readonly WordBox[]): LabelHit['box'] {
@@ -86,25 +88,33 @@ function spanBox(words: readonly WordBox[]): LabelHit['box'] {
   };
 }
 
-/** Words of the first chunk after the label on its line. */
-function valueRight(line: TextLine, hit: LabelHit): string {
+/** The chunks after the label on its line, up to the next label ("Due date:" of a form's next column). */
+function valuesRight(line: TextLine, hit: LabelHit): string[] {
   const glued = hit.after < 0;
   const from = glued ? -hit.after - 1 : hit.after;
   const words = line.words;
-  const parts: string[] = [];
+  const chunks: string[][] = [[]];
   if (glued) {
     const w = words[from]!.text;
-    parts.push(w.slice(w.indexOf(':') + 1));
+    chunks[0]!.push(w.slice(w.indexOf(':') + 1));
   }
   let prev: WordBox | undefined = glued ? words[from] : undefined;
   for (let i = glued ? from + 1 : from; i < words.length; i++) {
     const w = words[i]!;
     const height = w.y1 - w.y0 || 10;
-    if (prev && w.x0 - prev.x1 > VALUE_GAP * height && parts.join('').replace(/[:\s]/gu, '') !== '') break;
-    parts.push(w.text);
+    const current = chunks[chunks.length - 1]!;
+    if (prev && w.x0 - prev.x1 > VALUE_GAP * height && current.join('').replace(/[:\s]/gu, '') !== '') chunks.push([]);
+    chunks[chunks.length - 1]!.push(w.text);
     prev = w;
   }
-  return clean(parts.join(' '));
+  const texts = chunks.map((c) => clean(c.join(' '))).filter((t) => t !== '');
+  const label = texts.findIndex(isLabel);
+  return label < 0 ? texts : texts.slice(0, label);
+}
+
+/** Text ending in a colon names a value; it is none. */
+function isLabel(text: string): boolean {
+  return /:$/u.test(text);
 }
 
 /** Text on the next line under the label (words overlapping the label's columns). */
@@ -132,7 +142,11 @@ function typedValue(text: string, dataType: string): string | undefined {
   const pattern = TYPE_PATTERNS[dataType];
   if (!pattern) return undefined;
   const m = pattern.exec(text);
-  return m ? m[0].trim() : undefined;
+  if (!m) return undefined;
+  const value = m[0].trim();
+  // "VAT 20%   11.10": the rate is no amount.
+  if ((dataType === 'currency' || dataType === 'number') && value.endsWith('%')) return undefined;
+  return value;
 }
 
 export function findFieldValues(lines: TextLine[], fields: { key: string; name: string; data_type: string; description?: string }[]): Record<string, string> {
@@ -148,9 +162,12 @@ function findField(lines: readonly TextLine[], field: FieldSpec): string {
   const typed = TYPE_PATTERNS[field.data_type] !== undefined;
   let fallback = '';
   for (const hit of hits) {
-    const candidates = [valueRight(lines[hit.line]!, hit), valueBelow(lines, hit)];
+    const [right = '', ...further] = valuesRight(lines[hit.line]!, hit);
+    const below = valueBelow(lines, hit);
+    // Nearest first: the text right of the label, the line below, then further along the line.
+    const candidates = [right, isLabel(below) ? '' : below, ...further];
     if (!typed) {
-      const found = candidates.find((c) => c !== '');
+      const found = candidates.slice(0, 2).find((c) => c !== '');
       if (found) return found;
       continue;
     }

@@ -1,57 +1,48 @@
 // Labelled values read from a generated PDF: right of the label, below it, typed preference.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readPagedDocument } from '../../activities/documents/pages.js';
 import { findFieldValues } from '../../activities/documents/fields.js';
-import { makePdf } from '../fixtures/layout/make-pdf.js';
+import { generatedPdfs } from '../fixtures/layout/read-generated.js';
+
+const read = generatedPdfs('fields-test-');
 
 test('field values next to, below and by type of their labels, over all pages', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'fields-test-'));
-  try {
-    const path = join(dir, 'invoice.pdf');
-    await makePdf(path, [
-      (p) => {
-        p.text('ACME Supplies Ltd', 72, 50, { size: 16, bold: true });
-        p.text('Invoice number: INV-2024-017', 72, 100);
-        p.text('Customer', 350, 100, { bold: true });
-        p.text('Globex Corporation', 350, 114);
-        p.text('Date', 72, 130);
-        p.text('see terms', 160, 130);
-        p.text('12/03/2024', 72, 144);
-        p.text('PO reference', 72, 180);
-        p.text('PO-77', 250, 180);
-      },
-      (p) => {
-        p.text('Total due', 72, 100);
-        p.text('EUR 1,250.00', 300, 100);
-        p.text('Contact: billing@acme.example', 72, 130);
-      },
-    ]);
-    const doc = await readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
-    const values = findFieldValues(doc.lines, [
-      { key: 'invoice_number', name: 'Invoice number', data_type: 'string' },
-      { key: 'customer', name: 'Customer', data_type: 'string' },
-      { key: 'invoice_date', name: 'Date', data_type: 'date' },
-      { key: 'po', name: 'Purchase order', data_type: 'string', description: 'PO reference' },
-      { key: 'total', name: 'Total due', data_type: 'currency' },
-      { key: 'email', name: 'Contact', data_type: 'email' },
-      { key: 'vat', name: 'VAT number', data_type: 'string' },
-    ]);
-    assert.deepEqual(values, {
-      invoice_number: 'INV-2024-017',
-      customer: 'Globex Corporation',
-      invoice_date: '12/03/2024',
-      po: 'PO-77',
-      total: '1,250.00',
-      email: 'billing@acme.example',
-      vat: '',
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const doc = await read('invoice', [
+    (p) => {
+      p.text('ACME Supplies Ltd', 72, 50, { size: 16, bold: true });
+      p.text('Invoice number: INV-2024-017', 72, 100);
+      p.text('Customer', 350, 100, { bold: true });
+      p.text('Globex Corporation', 350, 114);
+      p.text('Date', 72, 130);
+      p.text('see terms', 160, 130);
+      p.text('12/03/2024', 72, 144);
+      p.text('PO reference', 72, 180);
+      p.text('PO-77', 250, 180);
+    },
+    (p) => {
+      p.text('Total due', 72, 100);
+      p.text('EUR 1,250.00', 300, 100);
+      p.text('Contact: billing@acme.example', 72, 130);
+    },
+  ]);
+  const values = findFieldValues(doc.lines, [
+    { key: 'invoice_number', name: 'Invoice number', data_type: 'string' },
+    { key: 'customer', name: 'Customer', data_type: 'string' },
+    { key: 'invoice_date', name: 'Date', data_type: 'date' },
+    { key: 'po', name: 'Purchase order', data_type: 'string', description: 'PO reference' },
+    { key: 'total', name: 'Total due', data_type: 'currency' },
+    { key: 'email', name: 'Contact', data_type: 'email' },
+    { key: 'vat', name: 'VAT number', data_type: 'string' },
+  ]);
+  assert.deepEqual(values, {
+    invoice_number: 'INV-2024-017',
+    customer: 'Globex Corporation',
+    invoice_date: '12/03/2024',
+    po: 'PO-77',
+    total: '1,250.00',
+    email: 'billing@acme.example',
+    vat: '',
+  });
 });
 
 test('label and value on one line separated by wide space; untyped takes the text on the right', () => {
@@ -64,4 +55,29 @@ test('label and value on one line separated by wide space; untyped takes the tex
     { key: 'account_holder', name: 'Account holder', data_type: 'string' },
     { key: 'due_date', name: 'Due date', data_type: 'date' },
   ]), { account_holder: 'Jane Doe', due_date: '2024-05-01' });
+});
+
+test('an invoice: the next label of a form is no value, a rate is no amount, "Total due" wins over a "Total" column', async () => {
+  const doc = await read('invoice-form', [
+    (p) => {
+      p.text('Bill to', 72, 90, { bold: true });
+      p.text('Invoice number:', 350, 90);
+      p.text('INV-2024-0042', 450, 90);
+      p.text('Acme Ltd', 72, 104);
+      p.text('Invoice date:', 350, 104);
+      p.text('2024-03-12', 450, 104);
+      ['Description', 'Qty', 'Price', 'Total'].forEach((t, i) => p.text(t, [72, 300, 380, 470][i]!, 170, { bold: true }));
+      ['Widget', '2', '10.00', '20.00'].forEach((t, i) => p.text(t, [72, 300, 380, 470][i]!, 186));
+      p.text('VAT 20%', 380, 230);
+      p.text('4.00', 470, 230);
+      p.text('Total due', 380, 244, { bold: true });
+      p.text('24.00', 470, 244, { bold: true });
+    },
+  ]);
+  assert.deepEqual(findFieldValues(doc.lines, [
+    { key: 'bill_to', name: 'Bill to', data_type: 'string' },
+    { key: 'invoice_date', name: 'Invoice date', data_type: 'date' },
+    { key: 'vat', name: 'VAT', data_type: 'currency' },
+    { key: 'total', name: 'Total due', data_type: 'currency' },
+  ]), { bill_to: 'Acme Ltd', invoice_date: '2024-03-12', vat: '4.00', total: '24.00' });
 });

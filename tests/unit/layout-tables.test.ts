@@ -1,27 +1,12 @@
 // Layout engine on digital PDFs generated here: exact rows of the tables it finds.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readPagedDocument } from '../../activities/documents/pages.js';
 import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import type { DocumentContent } from '../../activities/documents/types.js';
-import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
+import type { PageDrawer } from '../fixtures/layout/make-pdf.js';
+import { generatedPdfs } from '../fixtures/layout/read-generated.js';
 
-let dir = '';
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'layout-test-'));
-});
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function read(name: string, pages: ((p: PageDrawer) => void)[]): Promise<DocumentContent> {
-  const path = join(dir, `${name}.pdf`);
-  await makePdf(path, pages);
-  return readPagedDocument(path, 'pdf', { guidance: { tableStart: {} } });
-}
+const read = generatedPdfs('layout-test-');
 
 const rowsOf = (doc: DocumentContent, index = 0): Promise<string[][]> => sheetRows(doc.sheets[index]!);
 
@@ -269,10 +254,8 @@ test('a table continued on the next page without a header is one table', async (
 });
 
 test('guidance pages and progress: only requested pages are read, one report per page', async () => {
-  const path = join(dir, 'progress.pdf');
-  await makePdf(path, continuedTable(true));
   const reports: [number, number][] = [];
-  const doc = await readPagedDocument(path, 'pdf', { guidance: { tableStart: {}, pages: [2] }, onProgress: (d, t) => reports.push([d, t]) });
+  const doc = await read('progress', continuedTable(true), { guidance: { tableStart: {}, pages: [2] }, onProgress: (d, t) => reports.push([d, t]) });
   assert.deepEqual(reports, [[1, 1]]);
   assert.ok(doc.lines.every((l) => l.page === 2));
   assert.deepEqual(await rowsOf(doc), [['Date', 'Description', 'Amount'], ['2024-01-04', 'Lunch', '9.90'], ['2024-01-05', 'Books', '31.00']]);
