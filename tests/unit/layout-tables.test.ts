@@ -151,30 +151,33 @@ test('column labels stacked over five lines, the top line alone above the rest, 
   ]);
 });
 
+/** Labels wrapped onto two lines, the figures between the lines (middle) or on the last (bottom). */
+function wrappedLabels(p: PageDrawer): void {
+  const xs = [72, 300, 400];
+  lineAt(p, xs, 100, ['Item', 'Qty', 'Amount'], { bold: true });
+  lineAt(p, xs, 118, ['Travel expenses reimbursed', '', '']);
+  lineAt(p, xs, 124, ['', '1', '86.40']);
+  lineAt(p, xs, 130, ['at cost (see annex B)', '', '']);
+  lineAt(p, xs, 146, ['Licence', '2', '900.00']);
+  lineAt(p, xs, 162, ['Consulting services for the', '', '']);
+  lineAt(p, xs, 174, ['March migration', '10', '1,200.00']);
+  lineAt(p, xs, 190, ['Support', '1', '50.00']);
+}
+const WRAPPED_LABEL_ROWS = [
+  ['Item', 'Qty', 'Amount'],
+  ['Travel expenses reimbursed at cost (see annex B)', '1', '86.40'],
+  ['Licence', '2', '900.00'],
+  ['Consulting services for the March migration', '10', '1,200.00'],
+  ['Support', '1', '50.00'],
+];
+
 test('labels wrapped over lines with the figures at the bottom or in the middle of the row make one row each', async () => {
-  const doc = await read('wrapped-aligned', [
-    (p) => {
-      const xs = [72, 300, 400];
-      const at = (top: number, cells: string[]): void => lineAt(p, xs, top, cells);
-      lineAt(p, xs, 100, ['Item', 'Qty', 'Amount'], { bold: true });
-      // Middle: the figures sit between the label's two lines.
-      at(118, ['Travel expenses reimbursed', '', '']);
-      at(124, ['', '1', '86.40']);
-      at(130, ['at cost (see annex B)', '', '']);
-      at(146, ['Licence', '2', '900.00']);
-      // Bottom: the figures sit on the label's last line.
-      at(162, ['Consulting services for the', '', '']);
-      at(174, ['March migration', '10', '1,200.00']);
-      at(190, ['Support', '1', '50.00']);
-    },
-  ]);
-  assert.deepEqual(await rowsOf(doc), [
-    ['Item', 'Qty', 'Amount'],
-    ['Travel expenses reimbursed at cost (see annex B)', '1', '86.40'],
-    ['Licence', '2', '900.00'],
-    ['Consulting services for the March migration', '10', '1,200.00'],
-    ['Support', '1', '50.00'],
-  ]);
+  assert.deepEqual(await rowsOf(await read('wrapped-aligned', [wrappedLabels])), WRAPPED_LABEL_ROWS);
+});
+
+test('the same read by OCR, which knows no fonts', async () => {
+  const doc = await read('wrapped-aligned-ocr', [wrappedLabels], { guidance: { tableStart: {} }, ocr: 'always' });
+  assert.deepEqual(await rowsOf(doc), WRAPPED_LABEL_ROWS);
 });
 
 test('a section heading right above its first row, in a font of its own, stays a row', async () => {

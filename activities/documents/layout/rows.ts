@@ -70,7 +70,9 @@ function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: reado
   if (!cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
   if (cells.filter((c) => c.length).length <= row.cells.filter((c) => c.length).length) return false;
   // A section heading above its first row is set in a font of its own; a wrapped label is not.
-  if (Math.abs(label.size - line.size) > SAME_SIZE * line.size || !label.words.every((w) => line.words.some((v) => v.font === w.font))) return false;
+  // (OCR knows no fonts, and its sizes are word heights, which differ with the letters.)
+  const fonts = label.words.some((w) => w.font !== '');
+  if (fonts && (Math.abs(label.size - line.size) > SAME_SIZE * line.size || !label.words.every((w) => line.words.some((v) => v.font === w.font)))) return false;
   const below = line.box.y0 - label.box.y1;
   if (below > MAX_WRAP_GAP * line.size) return false;
   const above = label.box.y0 - lines[i - 2]!.box.y1;
