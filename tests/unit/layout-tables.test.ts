@@ -200,6 +200,28 @@ test('a section heading right above its first row, in a font of its own, stays a
   ]);
 });
 
+test('a total under the last rule of a table ruled only between rows is its last row; a note under it is not', async () => {
+  const doc = await read('total-under-rule', [
+    (p) => {
+      const xs = [72, 300, 370, 470];
+      lineAt(p, xs, 130, ['Description', 'Qty', 'Unit price', 'Amount'], { bold: true });
+      p.hline(72, 540, 143);
+      lineAt(p, xs, 150, ['Consulting, March', '10', '120.00', '1,200.00']);
+      lineAt(p, xs, 164, ['Licence', '2', '450.00', '900.00']);
+      p.hline(72, 540, 178);
+      lineAt(p, xs, 185, ['', '', 'Total', '2,100.00'], { bold: true });
+      lineAt(p, xs, 199, ['Prices exclude VAT.', '', '', '']);
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Description', 'Qty', 'Unit price', 'Amount'],
+    ['Consulting, March', '10', '120.00', '1,200.00'],
+    ['Licence', '2', '450.00', '900.00'],
+    ['', '', 'Total', '2,100.00'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

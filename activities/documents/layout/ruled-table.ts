@@ -27,18 +27,31 @@ export function wordsInside(words: readonly PageWord[], box: Box): PageWord[] {
   });
 }
 
-/** Lines right above a table ruled only between rows whose chunks sit in its columns: its header. */
-function headerLinesAbove(lines: readonly Line[], box: Box, xs: readonly number[]): Line[] {
-  const above = lines.filter((l) => l.box.y1 <= box.y0 + INSIDE && l.box.x0 >= box.x0 - 2 && l.box.x1 <= box.x1 + 2).sort((a, b) => b.box.y1 - a.box.y1);
+/** A line whose pieces each sit inside one column of xs. */
+function fitsColumns(line: Line, xs: readonly number[]): boolean {
+  const chunks = chunksOf(line);
+  return chunks.length >= 2 && chunks.every((c) => columnOfWord(xs, { ...c, text: '', size: 0, font: '', rtl: false }) === columnOfWord(xs, { ...c, x0: c.x1, text: '', size: 0, font: '', rtl: false }));
+}
+
+/**
+ * Lines right above (its header) or right below (a total under the last rule) a table ruled only
+ * between rows, each close to the next and with pieces in the table's columns; at most three.
+ */
+function linesBeside(lines: readonly Line[], box: Box, xs: readonly number[], side: 'above' | 'below'): Line[] {
+  const within = (l: Line): boolean => l.box.x0 >= box.x0 - 2 && l.box.x1 <= box.x1 + 2;
+  const beside =
+    side === 'above'
+      ? lines.filter((l) => within(l) && l.box.y1 <= box.y0 + INSIDE).sort((a, b) => b.box.y1 - a.box.y1)
+      : lines.filter((l) => within(l) && l.box.y0 >= box.y1 - INSIDE).sort((a, b) => a.box.y0 - b.box.y0);
   const taken: Line[] = [];
-  let edge = box.y0;
-  for (const line of above) {
-    if (edge - line.box.y1 > 1.2 * line.size || taken.length >= 3) break;
-    const chunks = chunksOf(line);
-    const fits = chunks.length >= 2 && chunks.every((c) => columnOfWord(xs, { ...c, text: '', size: 0, font: '', rtl: false }) === columnOfWord(xs, { ...c, x0: c.x1, text: '', size: 0, font: '', rtl: false }));
-    if (!fits) break;
+  let edge = side === 'above' ? box.y0 : box.y1;
+  for (const line of beside) {
+    const gap = side === 'above' ? edge - line.box.y1 : line.box.y0 - edge;
+    if (gap > 1.2 * line.size || taken.length >= 3 || !fitsColumns(line, xs)) break;
+    // Below the table only figures continue it (totals); text there starts what follows.
+    if (side === 'below' && !line.words.some((w) => isValueLike(w.text))) break;
     taken.push(line);
-    edge = line.box.y0;
+    edge = side === 'above' ? line.box.y0 : line.box.y1;
   }
   return taken;
 }
@@ -51,18 +64,20 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   const horizontals = region.horizontal;
 
   let headerHint = 0;
+  let footer: Line[] = [];
   let xs = [box.x0, ...positions(verticals).filter((x) => x > box.x0 + 3 && x < box.x1 - 3), box.x1];
   const ruledColumns = xs.length > 2;
   if (!ruledColumns) {
     xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
     if (verticals.length === 0) {
-      const header = headerLinesAbove(pageLines, box, xs);
+      const header = linesBeside(pageLines, box, xs, 'above');
       if (header.length) {
         headerHint = header.length;
         box = { ...box, y0: Math.min(...header.map((l) => l.box.y0)) - INSIDE };
         words = wordsInside(pageWords, box);
         xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
       }
+      footer = linesBeside(pageLines, box, xs, 'below');
     }
   } else {
     // Columns the producer left undrawn inside a drawn one.
@@ -118,11 +133,17 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     if (own) rows.push(row);
     else row.cells.forEach((_, c) => owner[c] === row && (owner[c] = undefined));
   });
+  // Lines under the last rule are rows of their own, outside the bands.
+  if (footer.length) {
+    rows.push(...linesToRows(footer, xs));
+    box = { ...box, y1: Math.max(...footer.map((l) => l.box.y1)) + INSIDE };
+  }
   return { box, xs, rows, headerHint };
 }
 
 /** A band (between two rules) with several full lines of figures, not one row of wrapped cells. */
 function holdsManyRecords(lines: readonly Line[], xs: readonly number[], band: number): boolean {
+  if (lines.length === 2) return twoRecords(lines[0]!, lines[1]!, xs);
   if (lines.length < 3) return false;
   const perColumn = xs.slice(1).map(() => 0);
   let values = 0;
@@ -135,6 +156,21 @@ function holdsManyRecords(lines: readonly Line[], xs: readonly number[], band: n
   const used = perColumn.filter((n) => n > 0);
   if (used.length < 2 || Math.min(...used) < 2) return false;
   return band > 0 || values >= 2;
+}
+
+/** Two lines filling the same columns, with figures in two or more of them on both: no wrapped row does that. */
+function twoRecords(a: Line, b: Line, xs: readonly number[]): boolean {
+  const columns = (line: Line): Map<number, boolean> => {
+    const cells = new Map<number, boolean>();
+    for (const w of line.words) {
+      const c = columnOfWord(xs, w);
+      cells.set(c, (cells.get(c) ?? false) || isValueLike(w.text));
+    }
+    return cells;
+  };
+  const [ca, cb] = [columns(a), columns(b)];
+  if (ca.size < 2 || ca.size !== cb.size || [...ca.keys()].some((c) => !cb.has(c))) return false;
+  return [...ca].filter(([c, value]) => value && cb.get(c)).length >= 2;
 }
 
 /** For each column, the first column of the run of cells merged with it in this band. */
