@@ -222,6 +222,28 @@ test('a total under the last rule of a table ruled only between rows is its last
   ]);
 });
 
+test('labels left-aligned over figures right-aligned at their column’s end make one column each', async () => {
+  const doc = await read('label-apart', [
+    (p) => {
+      lineAt(p, [72, 250, 330, 430], 100, ['Description', 'Quantity', 'Unit price', 'Amount'], { bold: true });
+      // Right-aligned at x 310, 400 and 530 (Helvetica figures are 0.556 em wide, "," and "." 0.278).
+      const right = (t: string, x1: number, top: number): void => p.text(t, x1 - [...t].reduce((w, c) => w + (/[.,]/u.test(c) ? 2.78 : 5.56), 0), top);
+      [
+        ['Consulting', '10', '120.00', '1,200.00'],
+        ['Licence', '2', '450.00', '900.00'],
+      ].forEach((r, i) => {
+        p.text(r[0]!, 72, 116 + i * 14);
+        [310, 400, 530].forEach((x, k) => right(r[k + 1]!, x, 116 + i * 14));
+      });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Description', 'Quantity', 'Unit price', 'Amount'],
+    ['Consulting', '10', '120.00', '1,200.00'],
+    ['Licence', '2', '450.00', '900.00'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

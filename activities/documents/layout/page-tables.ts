@@ -4,6 +4,7 @@ import { type PageGeometry, type PageWord, boxOf } from './geometry.js';
 import { cellText } from './cells.js';
 import { findRuledRegions } from './grid.js';
 import { headerShape, mergeRows } from './header.js';
+import { joinLabelColumns } from './label-columns.js';
 import { groupLines, type Line } from './lines.js';
 import { ruledGrid, wordsInside, type GridRows } from './ruled-table.js';
 import type { CellRow, LayoutTable } from './table.js';
@@ -38,7 +39,8 @@ function finish(grid: GridRows, page: number, ruled: boolean): LayoutTable | und
   const shape = headerShape(rows, xs);
   const header = Math.max(shape.header, grid.headerHint ?? 0);
   // Captions above a header are the table's title, not its rows.
-  const body = rows.slice(header > 0 ? shape.captions : 0);
+  const joined = joinLabelColumns(rows.slice(header > 0 ? shape.captions : 0), xs, header);
+  const body = joined.rows;
   const merged: CellRow[] = header > 1 ? [mergeRows(body, header), ...body.slice(header)] : body;
   const texts = merged.map((r) => r.cells.map(cellText));
   const words = rows.flatMap((r) => r.cells.flat());
@@ -46,7 +48,7 @@ function finish(grid: GridRows, page: number, ruled: boolean): LayoutTable | und
     page,
     lastPage: page,
     box: { ...boxOf(words), y0: Math.min(grid.box.y0, boxOf(words).y0) },
-    columnXs: xs,
+    columnXs: joined.xs,
     rows: texts,
     hasHeader: header > 0,
     ruled,
