@@ -51,6 +51,12 @@ test('right-to-left fragments join with the punctuation between them, in reading
   assert.equal(lineText(lines[0]!), 'ללא) בני-קיימא');
 });
 
+test('tesseract’s words stay apart where their boxes touch; pdf.js fragments of one word join', () => {
+  const ocr = (text: string, x0: number, x1: number): PageWord => ({ ...word(text, x0, x1), font: '' });
+  assert.deepEqual(groupLines([ocr('at', 50, 60), ocr('cost,', 59, 80), ocr('株', 90, 100), ocr('主', 100.5, 110)])[0]!.words.map((w) => w.text), ['at', 'cost,', '株主']);
+  assert.deepEqual(groupLines([word('Tot', 50, 62), word('al', 62.5, 70)])[0]!.words.map((w) => w.text), ['Total']);
+});
+
 test('figures cut at a thousands separator are joined again; words a space apart are not', () => {
   const w = (text: string, x0: number, x1: number, y0 = 100) => ({ text, x0, x1, y0, y1: y0 + 20, conf: 90, line: `${x0}` });
   const page = { width: 1000, height: 1000, words: [w('5,', 761, 772), w('664', 790, 832), w('749', 900, 941), w('株主', 100, 140, 300), w('資本', 145, 185, 300)] };

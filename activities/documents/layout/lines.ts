@@ -14,6 +14,7 @@ export interface Line {
 // at font or kerning changes).
 const JOIN_GAP = 0.12;
 const LETTER = /\p{L}/u;
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 // A gap wider than this share of the font size separates chunks (cells), not words.
 const CHUNK_GAP = 0.8;
 
@@ -71,6 +72,11 @@ export function makeLine(words: PageWord[]): Line {
   return { words, box: boxOf(words), size: median(words.map((w) => w.size)) || 10 };
 }
 
+/** A word of a script written with spaces between words. */
+function spacedWord(text: string): boolean {
+  return LETTER.test(text) && !UNSPACED_SCRIPT.test(text);
+}
+
 function joinFragments(words: PageWord[]): PageWord[] {
   const out: PageWord[] = [];
   for (const w of words) {
@@ -78,7 +84,10 @@ function joinFragments(words: PageWord[]): PageWord[] {
     // Fragments of one direction join; figures and punctuation (no letters) join either
     // direction, taking the direction of the text they attach to ("בני-קיימא", "(ללא").
     const sameRun = prev && (prev.rtl === w.rtl || !LETTER.test(prev.text) || !LETTER.test(w.text));
-    if (prev && sameRun && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0) {
+    // Tesseract's words are words already, even where its boxes touch ("at" "cost,"); scripts
+    // written without spaces (CJK) still join.
+    const ocrWords = prev && prev.font === '' && w.font === '' && spacedWord(prev.text) && spacedWord(w.text);
+    if (prev && sameRun && !ocrWords && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0) {
       const rtl = prev.rtl || w.rtl;
       // Marks from a left-to-right reader item joining right-to-left text are in visual order:
       // put them into logical order, brackets mirrored (the glyph ")" right of a Hebrew word opens it).
