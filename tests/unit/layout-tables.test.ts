@@ -244,6 +244,25 @@ test('labels left-aligned over figures right-aligned at their column’s end mak
   ]);
 });
 
+test('notes set smaller right under a table are not its rows; a wrapped last cell is', async () => {
+  const doc = await read('notes-under', [
+    (p) => {
+      const xs = [72, 250, 350];
+      lineAt(p, xs, 100, ['Region', 'Sales', 'Growth'], { bold: true });
+      lineAt(p, xs, 115, ['North', '1,200', '4.5%']);
+      lineAt(p, xs, 128, ['West and the former Central', '1,430', '7.0%']);
+      lineAt(p, xs, 140, ['region', '', '']);
+      p.text('1 Net of returns.', 72, 153, { size: 8 });
+      p.text('2 Includes the former Central region from 1 July.', 72, 163, { size: 8 });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Region', 'Sales', 'Growth'],
+    ['North', '1,200', '4.5%'],
+    ['West and the former Central region', '1,430', '7.0%'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

@@ -10,6 +10,8 @@ import type { GridRows } from './ruled-table.js';
 const MAX_LINE_GAP = 2.0;
 // Prose laid out in two columns is not a table: table cells are short.
 const MAX_WORDS_PER_CELL = 5;
+// Lines under a table set smaller than this share of its text are notes (sources, footnotes).
+const NOTE_SIZE = 0.9;
 // A stacked label's lines sit closer than a blank line apart; a few of them at most.
 const MAX_STACK_GAP = 0.7;
 const MAX_STACKED_LINES = 3;
@@ -34,11 +36,13 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
   const runs: Line[][] = [];
   let run: Line[] = [];
   const flush = (): void => {
-    // Trailing single phrases end the table unless they sit tight under it (a wrapped last cell).
+    // Trailing single phrases end the table unless they sit tight under it (a wrapped last
+    // cell); in a smaller font they are its notes, tight or not.
+    const bodySize = median(run.filter((l) => chunksOf(l).length >= 2).map((l) => l.size));
     while (run.length && chunksOf(run[run.length - 1]!).length < 2) {
       const last = run[run.length - 1]!;
       const above = run[run.length - 2];
-      if (above && last.box.y0 - above.box.y1 <= 0.7 * last.size) break;
+      if (above && last.box.y0 - above.box.y1 <= 0.7 * last.size && last.size >= NOTE_SIZE * bodySize) break;
       run.pop();
     }
     if (run.filter((l) => chunksOf(l).length >= 2).length >= 2) runs.push(run);
