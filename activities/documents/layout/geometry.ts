@@ -46,6 +46,12 @@ export function stacksWith(a: Pick<Box, 'x0' | 'x1'>, b: Pick<Box, 'x0' | 'x1'>,
   return narrow.x0 >= wide.x0 - slack && narrow.x1 <= wide.x1 + slack;
 }
 
+/** Two words set in one font and size; OCR words, which know neither, always are. */
+export function sameType(a: PageWord, b: PageWord): boolean {
+  if (a.font === '' && b.font === '') return true;
+  return a.font === b.font && Math.abs(a.size - b.size) <= 0.05 * Math.max(a.size, b.size);
+}
+
 export function boxOf(items: readonly Box[]): Box {
   let x0 = Infinity;
   let y0 = Infinity;

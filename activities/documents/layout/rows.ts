@@ -1,7 +1,7 @@
 // Text lines of a table -> rows: each line starts a row unless it only continues cells of the
 // row above that wrapped (the text above fills its column, or breaks after a hyphen or comma,
 // and the text goes on in the same font: a bold header's first data row under it is no wrap).
-import type { PageWord } from './geometry.js';
+import { type PageWord, sameType } from './geometry.js';
 import { cellText, columnOfWord, isValueLike } from './cells.js';
 import type { Line } from './lines.js';
 import type { CellRow } from './table.js';
@@ -12,8 +12,6 @@ const MAX_WRAP_GAP = 0.7;
 const FULL = 0.72;
 // A label's wrapped lines sit closer together than rows do by at least this share of the font size.
 const CLOSER = 0.3;
-// Sizes of one font within this share of each other are the same size.
-const SAME_SIZE = 0.05;
 
 function cellsOfLine(line: Line, xs: readonly number[]): PageWord[][] {
   const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
@@ -57,7 +55,7 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
 /**
  * Line i holds the values of a row whose label wrapped onto lines above it (cells aligned to the
  * bottom or the middle): the row so far is one line of text with no values that fills its
- * column, in line i's fonts; it sits tight above line i and clearly closer to it than to the line
+ * column, in line i's type (sameType); it sits tight above line i and clearly closer to it than to the line
  * above it, and line i fills more cells.
  */
 function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: readonly PageWord[][], widest: readonly number[]): boolean {
@@ -69,10 +67,8 @@ function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: reado
   if (!wrapped) return false;
   if (!cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
   if (cells.filter((c) => c.length).length <= row.cells.filter((c) => c.length).length) return false;
-  // A section heading above its first row is set in a font of its own; a wrapped label is not.
-  // (OCR knows no fonts, and its sizes are word heights, which differ with the letters.)
-  const fonts = label.words.some((w) => w.font !== '');
-  if (fonts && (Math.abs(label.size - line.size) > SAME_SIZE * line.size || !label.words.every((w) => line.words.some((v) => v.font === w.font)))) return false;
+  // A section heading above its first row is set in a type of its own; a wrapped label is not.
+  if (!label.words.every((w) => line.words.some((v) => sameType(v, w)))) return false;
   const below = line.box.y0 - label.box.y1;
   if (below > MAX_WRAP_GAP * line.size) return false;
   const above = label.box.y0 - lines[i - 2]!.box.y1;

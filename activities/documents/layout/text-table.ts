@@ -1,5 +1,5 @@
 // Tables with no rules: runs of lines whose text falls into the same whitespace-separated columns.
-import { type PageWord, boxOf, median, stacksWith } from './geometry.js';
+import { type PageWord, boxOf, median, sameType, stacksWith } from './geometry.js';
 import { chunksOf, makeLine, type Line } from './lines.js';
 import { columnOfWord, isValueLike } from './cells.js';
 import { whitespaceColumns } from './columns.js';
@@ -62,7 +62,7 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
     }
     if (run.length) run.push(line);
     else if (tabular) run = [...stackedAbove(lead, line), line];
-    lead = run.length ? [] : [...lead, line];
+    lead = run.length ? [] : [...lead, line].slice(-MAX_STACKED_LINES);
   }
   flush();
   return runs;
@@ -70,7 +70,7 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
 
 /**
  * The lone lines right above a table's first line that stack onto one of its cells: each sits
- * tight above the next, lines up with the cell text under it (stacksWith) and is set in its font.
+ * tight above the next, lines up with the cell text under it (stacksWith) and is set in its type.
  */
 function stackedAbove(lead: readonly Line[], first: Line): Line[] {
   const stacked: Line[] = [];
@@ -82,8 +82,8 @@ function stackedAbove(lead: readonly Line[], first: Line): Line[] {
     if (!chunk || more || below.box.y0 - line.box.y1 > MAX_STACK_GAP * line.size) break;
     const target = targets.find((t) => stacksWith(chunk, t, 0.5 * line.size));
     const under = target && below.words.find((w) => w.x0 >= target.x0 && w.x1 <= target.x1);
-    // A title or unit note set in another font or size is no line of the label.
-    if (!under || under.font !== line.words[0]!.font || Math.abs(under.size - line.size) > 0.1 * line.size) break;
+    // A title or unit note set in another type is no line of the label.
+    if (!under || !sameType(under, line.words[0]!)) break;
     stacked.unshift(line);
     below = line;
     targets = [chunk];
