@@ -10,6 +10,11 @@ const read = generatedPdfs('layout-test-');
 
 const rowsOf = (doc: DocumentContent, index = 0): Promise<string[][]> => sheetRows(doc.sheets[index]!);
 
+/** Figures right-aligned at x1 (Helvetica figures are 0.556 em wide, "," and "." 0.278; 10 pt). */
+function rightAligned(p: PageDrawer, t: string, x1: number, top: number): void {
+  p.text(t, x1 - [...t].reduce((w, c) => w + (/[.,]/u.test(c) ? 2.78 : 5.56), 0), top);
+}
+
 /** One line of a table with no rules: cell texts at the column lefts xs, empty cells skipped. */
 function lineAt(p: PageDrawer, xs: readonly number[], top: number, cells: readonly string[], opts: { size?: number; bold?: boolean } = {}): void {
   cells.forEach((t, k) => t && p.text(t, xs[k]!, top, opts));
@@ -226,14 +231,12 @@ test('labels left-aligned over figures right-aligned at their column’s end mak
   const doc = await read('label-apart', [
     (p) => {
       lineAt(p, [72, 250, 330, 430], 100, ['Description', 'Quantity', 'Unit price', 'Amount'], { bold: true });
-      // Right-aligned at x 310, 400 and 530 (Helvetica figures are 0.556 em wide, "," and "." 0.278).
-      const right = (t: string, x1: number, top: number): void => p.text(t, x1 - [...t].reduce((w, c) => w + (/[.,]/u.test(c) ? 2.78 : 5.56), 0), top);
       [
         ['Consulting', '10', '120.00', '1,200.00'],
         ['Licence', '2', '450.00', '900.00'],
       ].forEach((r, i) => {
         p.text(r[0]!, 72, 116 + i * 14);
-        [310, 400, 530].forEach((x, k) => right(r[k + 1]!, x, 116 + i * 14));
+        [310, 400, 530].forEach((x, k) => rightAligned(p, r[k + 1]!, x, 116 + i * 14));
       });
     },
   ]);
@@ -317,6 +320,35 @@ test('a table continued on the next page without a header is one table', async (
   const doc = await read('continued-bare', continuedTable(false));
   assert.equal(doc.sheets.length, 1);
   assert.equal((await rowsOf(doc)).length, 5);
+});
+
+test('a table continued without a header, whose header moved the first page’s column boundaries, is one table', async () => {
+  // Labels left-aligned over figures right-aligned at x 310, 400 and 530.
+  const items = (p: PageDrawer, from: number, to: number): void => {
+    for (let n = from; n <= to; n++) {
+      const top = 116 + (n - from) * 14;
+      p.text(`Item ${n}`, 72, top);
+      rightAligned(p, `${n}`, 310, top);
+      rightAligned(p, `${n}.00`, 400, top);
+      rightAligned(p, `${n * n}.00`, 530, top);
+    }
+  };
+  const doc = await read('continued-moved', [
+    (p) => {
+      lineAt(p, [72, 250, 330, 430], 100, ['Description', 'Quantity', 'Unit price', 'Amount'], { bold: true });
+      items(p, 1, 3);
+    },
+    (p) => items(p, 4, 5),
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Description', 'Quantity', 'Unit price', 'Amount'],
+    ['Item 1', '1', '1.00', '1.00'],
+    ['Item 2', '2', '2.00', '4.00'],
+    ['Item 3', '3', '3.00', '9.00'],
+    ['Item 4', '4', '4.00', '16.00'],
+    ['Item 5', '5', '5.00', '25.00'],
+  ]);
 });
 
 test('guidance pages and progress: only requested pages are read, one report per page', async () => {

@@ -1,7 +1,7 @@
 // A table that runs over several pages: the first table of a page continues the last table of
 // the page before when it has the same columns; its repeated header is dropped.
 import { normalizeLabel } from '../../mapping/header-match.js';
-import type { LayoutTable } from './table.js';
+import type { LayoutTable, Span } from './table.js';
 
 function sameHeader(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -19,7 +19,23 @@ function sameHeader(a: readonly string[], b: readonly string[]): boolean {
 function sameColumns(a: LayoutTable, b: LayoutTable, pageWidth: number): boolean {
   if (a.columnXs.length !== b.columnXs.length) return false;
   const slack = Math.max(6, pageWidth * 0.02);
-  return a.columnXs.every((x, i) => Math.abs(x - b.columnXs[i]!) <= slack);
+  return a.columnXs.every((x, i) => Math.abs(x - b.columnXs[i]!) <= slack) || sameColumnText(a.columnSpans, b.columnSpans);
+}
+
+/**
+ * The text of each column lies where the same column's text lies on the page before, and clear of
+ * the others' (boundaries alone differ where a wide header moved them on the first page).
+ */
+function sameColumnText(a: readonly (Span | null)[], b: readonly (Span | null)[]): boolean {
+  const overlaps = (s: Span, t: Span): boolean => Math.min(s.x1, t.x1) > Math.max(s.x0, t.x0);
+  let compared = 0;
+  for (let c = 0; c < b.length; c++) {
+    const span = b[c];
+    if (!span || !a[c]) continue;
+    if (!overlaps(span, a[c]!) || a.some((other, d) => d !== c && other && overlaps(span, other))) return false;
+    compared++;
+  }
+  return compared >= 2 && compared * 2 >= b.length;
 }
 
 /** Merges continuations; `tablesByPage` in page order, each page's tables in reading order. */

@@ -49,6 +49,10 @@ function finish(grid: GridRows, page: number, ruled: boolean): LayoutTable | und
     lastPage: page,
     box: { ...boxOf(words), y0: Math.min(grid.box.y0, boxOf(words).y0) },
     columnXs: joined.xs,
+    columnSpans: joined.xs.slice(1).map((_, c) => {
+      const inColumn = merged.slice(header > 0 ? 1 : 0).flatMap((r) => r.cells[c]!);
+      return inColumn.length ? boxOf(inColumn) : null;
+    }),
     rows: texts,
     hasHeader: header > 0,
     ruled,

@@ -1,6 +1,11 @@
 // A table found on one page (or continued over several), as rows of words per column.
 import type { Box, PageWord } from './geometry.js';
 
+export interface Span {
+  x0: number;
+  x1: number;
+}
+
 export interface CellRow {
   /** Words per column. */
   cells: PageWord[][];
@@ -14,6 +19,8 @@ export interface LayoutTable {
   box: Box;
   /** Column boundaries on the first page, left to right (columns + 1 values). */
   columnXs: number[];
+  /** Where each column's text below the header lies on the first page (null: none there). */
+  columnSpans: (Span | null)[];
   /** Cell texts; the first row is the (merged) header when hasHeader. */
   rows: string[][];
   hasHeader: boolean;
