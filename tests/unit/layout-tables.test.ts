@@ -266,6 +266,26 @@ test('notes set smaller right under a table are not its rows; a wrapped last cel
   ]);
 });
 
+test('a grouped table: records under a group’s first one, the group cell left empty, stay rows even where figures fill their column', async () => {
+  const doc = await read('grouped', [
+    (p) => {
+      const xs = [72, 180, 300];
+      lineAt(p, xs, 100, ['Region', 'Product', 'Sales'], { bold: true });
+      lineAt(p, xs, 115, ['North', 'Apples', '1,120.00']);
+      lineAt(p, xs, 128, ['', 'Pears', '1,080.00']);
+      lineAt(p, xs, 141, ['South', 'Cherries', '1,060.00']);
+      lineAt(p, xs, 154, ['', 'Plums', '1,075.00']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Region', 'Product', 'Sales'],
+    ['North', 'Apples', '1,120.00'],
+    ['', 'Pears', '1,080.00'],
+    ['South', 'Cherries', '1,060.00'],
+    ['', 'Plums', '1,075.00'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

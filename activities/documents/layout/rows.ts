@@ -39,7 +39,7 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
     const cells = perLine[i]!;
     const row = rows[rows.length - 1];
     // The first row is left whole: text over values there is a header over the first record.
-    if (row && previous && (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))) {
+    if (row && previous && !groupedRecord(perLine[i - 1]!, cells) && (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))) {
       cells.forEach((words, c) => row.cells[c]!.push(...words));
       row.bottom = Math.max(row.bottom, line.box.y1);
       // Later continuation lines are judged against this one, the latest line of each cell.
@@ -73,6 +73,21 @@ function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: reado
   if (below > MAX_WRAP_GAP * line.size) return false;
   const above = label.box.y0 - lines[i - 2]!.box.y1;
   return above - below >= CLOSER * line.size;
+}
+
+/**
+ * A line of a grouped table under the group's first record ("North  Apples  1,120.00" over
+ * "Pears  1,080.00"): it fills every cell the line above fills but the leading ones, and holds a
+ * figure under a figure. A wrapped cell's next line fills fewer, and a figure does not wrap into
+ * another.
+ */
+function groupedRecord(above: readonly PageWord[][], cells: readonly PageWord[][]): boolean {
+  const filledAbove = above.flatMap((c, k) => (c.length ? [k] : []));
+  const filled = cells.flatMap((c, k) => (c.length ? [k] : []));
+  if (filled.length < 2 || filled.length >= filledAbove.length) return false;
+  const skipped = filledAbove.length - filled.length;
+  if (filled.some((k, n) => k !== filledAbove[skipped + n])) return false;
+  return filled.some((k) => isValueLike(cellText(cells[k]!)) && isValueLike(cellText(above[k]!)));
 }
 
 function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, cells: PageWord[][], widest: readonly number[], row: CellRow): boolean {
