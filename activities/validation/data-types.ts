@@ -7,7 +7,7 @@ export interface TypeOptions {
   dateFormat?: string;
 }
 
-const CURRENCY_SYMBOLS = /[$€£¥₹₽₩₪₫₺₴₦฿]|\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK|PLN|BRL|MXN|ZAR)\b/gi;
+const CURRENCY_SYMBOLS = /\b(?:US|A|C|NZ|HK|S)\$|[$€£¥₹₽₩₪₫₺₴₦฿]|\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK|PLN|BRL|MXN|ZAR)\b/gi;
 
 // Minus signs as typeset: U+2212 and the en dash (full-width forms become "-" under NFKC).
 const MINUS_SIGNS = /^[\u2212\u2013]/u;

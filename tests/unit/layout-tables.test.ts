@@ -286,6 +286,29 @@ test('a grouped table: records under a group’s first one, the group cell left 
   ]);
 });
 
+test('a column of lone currency signs joins the figures on its right', async () => {
+  const doc = await read('currency-signs', [
+    (p) => {
+      lineAt(p, [72, 330, 450], 100, ['', '2023', '2022'], { bold: true });
+      const line = (top: number, label: string, a: string, b: string, signs: boolean): void => {
+        p.text(label, 72, top);
+        if (signs) lineAt(p, [300, 420], top, ['$', '$']);
+        rightAligned(p, a, 370, top);
+        rightAligned(p, b, 490, top);
+      };
+      line(118, 'Revenue', '12,345', '11,002', true);
+      line(132, 'Cost of sales', '(7,210)', '(6,544)', false);
+      line(146, 'Net income', '5,135', '4,458', true);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['', '2023', '2022'],
+    ['Revenue', '$ 12,345', '$ 11,002'],
+    ['Cost of sales', '(7,210)', '(6,544)'],
+    ['Net income', '$ 5,135', '$ 4,458'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

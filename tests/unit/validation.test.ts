@@ -39,7 +39,7 @@ describe('data types', () => {
   it('judges each type', () => {
     const cases: [TemplateField['data_type'], string, boolean][] = [
       ['integer', '42', true], ['integer', '4.2', false], ['number', '-3.5e2', true], ['currency', '$1,200.00', true],
-      ['currency', 'EUR 12,50', true], ['percent', '12.5%', true], ['date', '2024-02-30', true], ['date', '13/13/2024', false],
+      ['currency', 'EUR 12,50', true], ['currency', 'US$ 1,200.00', true], ['currency', 'HK$12', true], ['percent', '12.5%', true], ['date', '2024-02-30', true], ['date', '13/13/2024', false],
       ['date', '3 Mar 2024', true], ['date', 'March 3, 2024', true], ['datetime', '2024-03-01T10:00:00Z', true],
       ['boolean', 'Yes', true], ['boolean', 'maybe', false], ['email', 'a@b.co', true], ['email', 'a@b', false],
       ['url', 'https://example.com/x', true], ['url', 'not a url', false], ['phone', '+1 (555) 123-4567', true], ['phone', '12', false],

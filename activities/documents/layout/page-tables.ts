@@ -4,7 +4,7 @@ import { type PageGeometry, type PageWord, boxOf } from './geometry.js';
 import { cellText } from './cells.js';
 import { findRuledRegions } from './grid.js';
 import { headerShape, mergeRows } from './header.js';
-import { joinLabelColumns } from './label-columns.js';
+import { joinColumns } from './column-joins.js';
 import { groupLines, type Line } from './lines.js';
 import { ruledGrid, wordsInside, type GridRows } from './ruled-table.js';
 import type { CellRow, LayoutTable } from './table.js';
@@ -39,7 +39,7 @@ function finish(grid: GridRows, page: number, ruled: boolean): LayoutTable | und
   const shape = headerShape(rows, xs);
   const header = Math.max(shape.header, grid.headerHint ?? 0);
   // Captions above a header are the table's title, not its rows.
-  const joined = joinLabelColumns(rows.slice(header > 0 ? shape.captions : 0), xs, header);
+  const joined = joinColumns(rows.slice(header > 0 ? shape.captions : 0), xs, header);
   const body = joined.rows;
   const merged: CellRow[] = header > 1 ? [mergeRows(body, header), ...body.slice(header)] : body;
   const texts = merged.map((r) => r.cells.map(cellText));
