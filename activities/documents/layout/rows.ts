@@ -38,8 +38,13 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
   lines.forEach((line, i) => {
     const cells = perLine[i]!;
     const row = rows[rows.length - 1];
-    // The first row is left whole: text over values there is a header over the first record.
-    if (row && previous && !groupedRecord(perLine[i - 1]!, cells) && (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))) {
+    if (
+      row &&
+      previous &&
+      !groupedRecord(perLine[i - 1]!, cells) &&
+      // The first row is left whole: text over values there is a header over the first record.
+      (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))
+    ) {
       cells.forEach((words, c) => row.cells[c]!.push(...words));
       row.bottom = Math.max(row.bottom, line.box.y1);
       // Later continuation lines are judged against this one, the latest line of each cell.
@@ -55,8 +60,8 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
 /**
  * Line i holds the values of a row whose label wrapped onto lines above it (cells aligned to the
  * bottom or the middle): the row so far is one line of text with no values that fills its
- * column, in line i's type (sameType); it sits tight above line i and clearly closer to it than to the line
- * above it, and line i fills more cells.
+ * column, in line i's type (sameType); it sits tight above line i and clearly closer to it than
+ * to the line above it, and line i fills more cells.
  */
 function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: readonly PageWord[][], widest: readonly number[]): boolean {
   const label = lines[i - 1]!;
