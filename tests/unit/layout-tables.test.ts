@@ -176,6 +176,24 @@ const WRAPPED_LABEL_ROWS = [
   ['Support', '1', '50.00'],
 ];
 
+test('a caption flush with the table’s left edge right above its header stays its title', async () => {
+  const doc = await read('caption-tight', [
+    (p) => {
+      const xs = [72, 220, 320];
+      p.text('Table 2. Budget', 72, 100, { bold: true });
+      lineAt(p, xs, 112, ['Item', 'Planned', 'Spent'], { bold: true });
+      lineAt(p, xs, 126, ['Salaries', '1,200', '1,150']);
+      lineAt(p, xs, 139, ['Travel', '80', '95']);
+    },
+  ]);
+  assert.equal(doc.sheets[0]!.startMarker, 'Table 2. Budget');
+  assert.deepEqual(await rowsOf(doc), [
+    ['Item', 'Planned', 'Spent'],
+    ['Salaries', '1,200', '1,150'],
+    ['Travel', '80', '95'],
+  ]);
+});
+
 test('labels wrapped over lines with the figures at the bottom or in the middle of the row make one row each', async () => {
   assert.deepEqual(await rowsOf(await read('wrapped-aligned', [wrappedLabels])), WRAPPED_LABEL_ROWS);
 });
