@@ -130,6 +130,25 @@ test('a sparse first row under a bold header is a row, not a wrap of the header'
   ]);
 });
 
+test('a record’s bold name wrapped onto a plain description is one cell', async () => {
+  const doc = await read('bold-name', [
+    (p) => {
+      const xs = [72, 330, 420];
+      lineAt(p, xs, 100, ['Item', 'Qty', 'Amount'], { bold: true });
+      p.text('Professional services, March', 72, 116, { bold: true });
+      lineAt(p, xs, 116, ['', '10', '1,200.00']);
+      p.text('remote support and migration', 72, 128);
+      p.text('Licence renewal, enterprise', 72, 144, { bold: true });
+      lineAt(p, xs, 144, ['', '1', '900.00']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Item', 'Qty', 'Amount'],
+    ['Professional services, March remote support and migration', '10', '1,200.00'],
+    ['Licence renewal, enterprise', '1', '900.00'],
+  ]);
+});
+
 test('column labels stacked over five lines, the top line alone above the rest, make one header; a title above stays out', async () => {
   const doc = await read('stacked', [
     (p) => {

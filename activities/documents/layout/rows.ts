@@ -1,6 +1,6 @@
 // Text lines of a table -> rows: each line starts a row unless it only continues cells of the
-// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma,
-// and the text goes on in the same font: a bold header's first data row under it is no wrap).
+// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma;
+// and a bold header's first data row under it is no wrap).
 import { type PageWord, sameType } from './geometry.js';
 import { cellText, columnOfWord, isValueLike } from './cells.js';
 import type { Line } from './lines.js';
@@ -43,7 +43,7 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[]): Cell
       previous &&
       !groupedRecord(perLine[i - 1]!, cells) &&
       // The first row is left whole: text over values there is a header over the first record.
-      (continues(previous, line, cells, widest, row) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))
+      (continues(previous, line, cells, widest, row, rows.length === 1) || (rows.length > 1 && endsLabel(lines, i, row, cells, widest)))
     ) {
       cells.forEach((words, c) => row.cells[c]!.push(...words));
       row.bottom = Math.max(row.bottom, line.box.y1);
@@ -95,7 +95,7 @@ function groupedRecord(above: readonly PageWord[][], cells: readonly PageWord[][
   return filled.some((k) => isValueLike(cellText(cells[k]!)) && isValueLike(cellText(above[k]!)));
 }
 
-function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, cells: PageWord[][], widest: readonly number[], row: CellRow): boolean {
+function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, cells: PageWord[][], widest: readonly number[], row: CellRow, firstRow: boolean): boolean {
   const gap = line.box.y0 - previous.line.box.y1;
   if (gap > MAX_WRAP_GAP * line.size) return false;
   const filled = cells.filter((c) => c.length).length;
@@ -106,7 +106,9 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
     const above = previous.cells[c]!;
     if (above.length === 0) return false;
     const last = above[above.length - 1]!;
-    if (words[0]!.font !== last.font) return false;
+    // Under a header set in its own font, the first record is no wrap of it (a record's bold
+    // name over its plain description is one cell, though).
+    if (firstRow && words[0]!.font !== last.font) return false;
     return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text);
   });
 }
