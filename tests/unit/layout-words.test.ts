@@ -54,6 +54,7 @@ test('right-to-left fragments join with the punctuation between them, in reading
 test('tesseract’s words stay apart where their boxes touch; pdf.js fragments of one word join', () => {
   const ocr = (text: string, x0: number, x1: number): PageWord => ({ ...word(text, x0, x1), font: '' });
   assert.deepEqual(groupLines([ocr('at', 50, 60), ocr('cost,', 59, 80), ocr('株', 90, 100), ocr('主', 100.5, 110)])[0]!.words.map((w) => w.text), ['at', 'cost,', '株主']);
+  assert.deepEqual(groupLines([ocr('สวัส', 50, 70), ocr('ดี', 70.5, 80)])[0]!.words.map((w) => w.text), ['สวัสดี']);
   assert.deepEqual(groupLines([word('Tot', 50, 62), word('al', 62.5, 70)])[0]!.words.map((w) => w.text), ['Total']);
 });
 

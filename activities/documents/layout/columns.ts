@@ -1,5 +1,5 @@
 // Column boundaries from whitespace: x ranges that no chunk of a table line covers.
-import { type Box, median } from './geometry.js';
+import { type Box, type Span, median } from './geometry.js';
 import { chunksOf, type Line } from './lines.js';
 
 /** Boundaries [left, ...gaps, right] of the columns the lines' chunks leave between them. */
@@ -18,9 +18,9 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
   return xs;
 }
 
-export function unionSpans(boxes: readonly Box[]): { x0: number; x1: number }[] {
+export function unionSpans(boxes: readonly Box[]): Span[] {
   const sorted = [...boxes].sort((a, b) => a.x0 - b.x0);
-  const out: { x0: number; x1: number }[] = [];
+  const out: Span[] = [];
   for (const b of sorted) {
     const last = out[out.length - 1];
     if (last && b.x0 <= last.x1) last.x1 = Math.max(last.x1, b.x1);

@@ -1,7 +1,8 @@
 // A table that runs over several pages: the first table of a page continues the last table of
 // the page before when it has the same columns; its repeated header is dropped.
 import { normalizeLabel } from '../../mapping/header-match.js';
-import type { LayoutTable, Span } from './table.js';
+import type { Span } from './geometry.js';
+import type { LayoutTable } from './table.js';
 
 function sameHeader(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

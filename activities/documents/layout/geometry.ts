@@ -9,6 +9,12 @@ export interface Box {
   y1: number;
 }
 
+/** A horizontal extent. */
+export interface Span {
+  x0: number;
+  x1: number;
+}
+
 /** A word with what the layout engine needs beyond its box. */
 export interface PageWord extends WordBox {
   /** Font size in points (the word's height when the reader knows no better). */
@@ -41,7 +47,7 @@ export interface PageGeometry {
  * Two lines of one stacked label: the narrower text lies within the wider one's width, give or
  * take `slack` (centred, left- or right-aligned lines all do).
  */
-export function stacksWith(a: Pick<Box, 'x0' | 'x1'>, b: Pick<Box, 'x0' | 'x1'>, slack: number): boolean {
+export function stacksWith(a: Span, b: Span, slack: number): boolean {
   const [narrow, wide] = a.x1 - a.x0 <= b.x1 - b.x0 ? [a, b] : [b, a];
   return narrow.x0 >= wide.x0 - slack && narrow.x1 <= wide.x1 + slack;
 }

@@ -14,7 +14,9 @@ export interface Line {
 // at font or kerning changes).
 const JOIN_GAP = 0.12;
 const LETTER = /\p{L}/u;
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+// Scripts whose words tesseract may cut apart: those written without spaces between words (the
+// languages ocr-page.ts joins as UNSPACED: Chinese, Japanese, Thai) and Hangul.
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 // A gap wider than this share of the font size separates chunks (cells), not words.
 const CHUNK_GAP = 0.8;
 

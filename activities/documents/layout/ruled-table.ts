@@ -3,7 +3,7 @@
 // holds many lines of figures).
 import { type Box, type PageWord, centerX, centerY } from './geometry.js';
 import { chunksOf, groupLines, type Line } from './lines.js';
-import { columnOfWord, isValueLike } from './cells.js';
+import { columnAt, columnOfWord, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
 import { positions, ruled, type RuledRegion } from './grid.js';
 import { linesToRows } from './rows.js';
@@ -30,7 +30,7 @@ export function wordsInside(words: readonly PageWord[], box: Box): PageWord[] {
 /** A line whose pieces each sit inside one column of xs. */
 function fitsColumns(line: Line, xs: readonly number[]): boolean {
   const chunks = chunksOf(line);
-  return chunks.length >= 2 && chunks.every((c) => columnOfWord(xs, { ...c, text: '', size: 0, font: '', rtl: false }) === columnOfWord(xs, { ...c, x0: c.x1, text: '', size: 0, font: '', rtl: false }));
+  return chunks.length >= 2 && chunks.every((c) => columnAt(xs, (c.x0 + c.x1) / 2) === columnAt(xs, c.x1));
 }
 
 /**

@@ -1,10 +1,5 @@
 // A table found on one page (or continued over several), as rows of words per column.
-import type { Box, PageWord } from './geometry.js';
-
-export interface Span {
-  x0: number;
-  x1: number;
-}
+import type { Box, PageWord, Span } from './geometry.js';
 
 export interface CellRow {
   /** Words per column. */

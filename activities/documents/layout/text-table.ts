@@ -82,7 +82,7 @@ function stackedAbove(lead: readonly Line[], first: Line): Line[] {
     if (!chunk || more || below.box.y0 - line.box.y1 > MAX_STACK_GAP * line.size) break;
     const slack = 0.5 * line.size;
     // A line flush with the table's left edge is its caption ("Table 2. Budget"), not a label line.
-    const caption = Math.abs(chunk.x0 - Math.min(...chunksOf(first).map((c) => c.x0))) <= slack;
+    const caption = Math.abs(chunk.x0 - first.box.x0) <= slack;
     const target = caption ? undefined : targets.find((t) => stacksWith(chunk, t, slack));
     const under = target && below.words.find((w) => w.x0 >= target.x0 && w.x1 <= target.x1);
     // A title or unit note set in another type is no line of the label.
