@@ -195,6 +195,59 @@ const WRAPPED_LABEL_ROWS = [
   ['Support', '1', '50.00'],
 ];
 
+test('labels of neighbouring columns that nearly touch on a header line keep the figures’ columns apart', async () => {
+  const doc = await read('touching-labels', [
+    (p) => {
+      const size = 8;
+      // Two labels 5 pt apart on each header line: closer than a column gap, wider than a word space.
+      const pair = (top: number, left: string, right: string): void => {
+        p.text(left, 338 - p.width(left, { size }), top, { size });
+        p.text(right, 343, top, { size });
+      };
+      p.text('Country', 72, 100, { size });
+      pair(100, 'Weighted student', 'and student');
+      pair(110, 'response rate', 'response rate');
+      [['Austria', '95', '93'], ['Belgium', '97', '82'], ['Canada', '96', '94']].forEach(([name, a, b], i) => {
+        const top = 124 + i * 12;
+        p.text(name!, 72, top, { size });
+        p.text(a!, 330 - p.width(a!, { size }), top, { size });
+        p.text(b!, 350, top, { size });
+      });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Country', 'Weighted student response rate', 'and student response rate'],
+    ['Austria', '95', '93'],
+    ['Belgium', '97', '82'],
+    ['Canada', '96', '94'],
+  ]);
+});
+
+test('a label spanning two columns of figures leaves their columns apart, parting over them; a label overhanging its column stays whole', async () => {
+  const doc = await read('spanning-label', [
+    (p) => {
+      p.text('Region', 72, 100);
+      p.text('Sales volume in tonnes', 215, 100);
+      p.text('Share of exports', 335, 100);
+      p.text('Planned', 212, 114);
+      p.text('Actual', 300, 114);
+      [['North', '1,120', '1,080', '12'], ['South', '940', '1,010', '7'], ['East', '85', '90', '31']].forEach((cells, i) => {
+        const top = 130 + i * 14;
+        p.text(cells[0]!, 72, top);
+        rightAligned(p, cells[1]!, 250, top);
+        rightAligned(p, cells[2]!, 330, top);
+        rightAligned(p, cells[3]!, 400, top);
+      });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Region', 'Sales volume Planned', 'in tonnes Actual', 'Share of exports'],
+    ['North', '1,120', '1,080', '12'],
+    ['South', '940', '1,010', '7'],
+    ['East', '85', '90', '31'],
+  ]);
+});
+
 test('a caption flush with the table’s left edge right above its header stays its title', async () => {
   const doc = await read('caption-tight', [
     (p) => {

@@ -1,14 +1,19 @@
 // Column boundaries from whitespace: x ranges that no chunk of a table line covers.
 import { type Box, type Span, median } from './geometry.js';
 import { chunksOf, type Line } from './lines.js';
+import { isValueLike } from './cells.js';
+
+// A gutter narrower than this share of the font size parts no columns.
+const MIN_GAP = 0.3;
+// Lines of figures that must agree on a gutter before a header line may cross it.
+const MIN_FIGURE_LINES = 3;
 
 /** Boundaries [left, ...gaps, right] of the columns the lines' chunks leave between them. */
-export function whitespaceColumns(lines: readonly Line[], left: number, right: number, minGap = 0.3): number[] {
-  const chunked = lines.map(chunksOf);
-  const multi = chunked.filter((c) => c.length >= 2);
-  const basis = multi.length >= 2 ? multi : chunked;
+export function whitespaceColumns(lines: readonly Line[], left: number, right: number, minGap = MIN_GAP): number[] {
+  const multi = lines.filter((l) => chunksOf(l).length >= 2);
+  const basis = multi.length >= 2 ? multi : lines;
   const size = median(lines.map((l) => l.size)) || 10;
-  const spans = unionSpans(basis.flat());
+  const spans = unionSpans(chunksOutsideGutters(lines, basis, size));
   const xs = [left];
   for (let i = 1; i < spans.length; i++) {
     const gap = spans[i]!.x0 - spans[i - 1]!.x1;
@@ -16,6 +21,37 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
   }
   xs.push(right);
   return xs;
+}
+
+/**
+ * The chunks of `basis`. Above the first line of figures (the header), labels may reach into
+ * the gutters between the figures' columns: labels of neighbouring columns nearly touch
+ * ("Weighted student" "and student"), a label spans two columns ("Sales volume" over "Planned"
+ * "Actual") or overhangs its column. There a chunk counts only outside the gutters that every line
+ * of figures leaves, so the figures' columns stay apart (rows.ts then places the label's words).
+ */
+function chunksOutsideGutters(lines: readonly Line[], basis: readonly Line[], size: number): Box[] {
+  const figureLines = lines.filter((l) => chunksOf(l).length >= 2 && l.words.some((w) => isValueLike(w.text)));
+  const firstFigures = figureLines[0];
+  if (figureLines.length < MIN_FIGURE_LINES || !firstFigures) return basis.flatMap(chunksOf);
+  const spans = unionSpans(figureLines.flatMap(chunksOf));
+  const gutters = spans.slice(1).map((s, i) => ({ x0: spans[i]!.x1, x1: s.x0 })).filter((g) => g.x1 - g.x0 >= MIN_GAP * size);
+  return basis.flatMap((line) => (line.box.y0 < firstFigures.box.y0 ? chunksOf(line).flatMap((c) => clipped(c, gutters)) : chunksOf(line)));
+}
+
+/** The parts of a box outside the given spans; a box wholly inside one stays (a label set off its figures). */
+function clipped(box: Box, spans: readonly Span[]): Box[] {
+  if (spans.some((s) => box.x0 >= s.x0 && box.x1 <= s.x1)) return [box];
+  let parts = [box];
+  for (const s of spans) {
+    parts = parts.flatMap((p) => {
+      if (p.x1 <= s.x0 || p.x0 >= s.x1) return [p];
+      const left = p.x0 < s.x0 ? [{ ...p, x1: s.x0 }] : [];
+      const right = p.x1 > s.x1 ? [{ ...p, x0: s.x1 }] : [];
+      return [...left, ...right];
+    });
+  }
+  return parts;
 }
 
 export function unionSpans(boxes: readonly Box[]): Span[] {

@@ -110,21 +110,25 @@ function joinFragments(words: PageWord[]): PageWord[] {
   return out;
 }
 
-/** Runs of words separated by column-sized gaps. */
-export function chunksOf(line: Line): Box[] {
-  const chunks: Box[] = [];
-  let current: Box | undefined;
+/** Words of a line in runs separated by column-sized gaps, left to right. */
+export function chunkWords(line: Line): PageWord[][] {
+  const runs: PageWord[][] = [];
+  let right = -Infinity;
   for (const w of line.words) {
-    if (current && w.x0 - current.x1 <= CHUNK_GAP * line.size) {
-      current.x1 = Math.max(current.x1, w.x1);
-      current.y0 = Math.min(current.y0, w.y0);
-      current.y1 = Math.max(current.y1, w.y1);
+    if (runs.length && w.x0 - right <= CHUNK_GAP * line.size) {
+      runs[runs.length - 1]!.push(w);
+      right = Math.max(right, w.x1);
     } else {
-      current = { x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 };
-      chunks.push(current);
+      runs.push([w]);
+      right = w.x1;
     }
   }
-  return chunks;
+  return runs;
+}
+
+/** Runs of words separated by column-sized gaps. */
+export function chunksOf(line: Line): Box[] {
+  return chunkWords(line).map(boxOf);
 }
 
 /** Most words with letters are right-to-left script (most words, when none has letters). */
