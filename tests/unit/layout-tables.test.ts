@@ -356,6 +356,24 @@ test('notes set smaller right under a table are not its rows; a wrapped last cel
   ]);
 });
 
+test('notes in the last band of a ruled table, under its rows, are not a row', async () => {
+  const doc = await read('ruled-notes', [
+    (p) => {
+      p.grid([72, 200, 300, 400], [100, 120, 140, 160], [['Item', 'Qty', 'Price'], ['Apple (1)', '3', '1.20'], ['Banana', '12', '0.50']], { boldFirstRow: true });
+      p.vline(72, 160, 192);
+      p.vline(400, 160, 192);
+      p.hline(72, 400, 192);
+      p.text('(1) Prices include VAT at the standard rate of twenty per cent.', 76, 164, { size: 8 });
+      p.text('Source: company accounts for the year 2024.', 76, 176, { size: 8 });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Item', 'Qty', 'Price'],
+    ['Apple (1)', '3', '1.20'],
+    ['Banana', '12', '0.50'],
+  ]);
+});
+
 test('a grouped table: records under a group’s first one, the group cell left empty, stay rows even where figures fill their column', async () => {
   const doc = await read('grouped', [
     (p) => {

@@ -2,7 +2,7 @@
 // whitespace gives the rest (columns of a table ruled only between rows, rows of a box that
 // holds many lines of figures).
 import { type Box, type PageWord, centerX, centerY } from './geometry.js';
-import { chunksOf, groupLines, type Line } from './lines.js';
+import { chunkWords, chunksOf, groupLines, type Line } from './lines.js';
 import { columnAt, columnOfWord, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
 import { positions, ruled, type RuledRegion } from './grid.js';
@@ -100,6 +100,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   }
 
   const rows: CellRow[] = [];
+  const lastBand = bands.findLastIndex((b) => b.length > 0);
   // owner[c] = row that the cell of column c continues into when the rule above it is missing.
   let owner: (CellRow | undefined)[] = xs.slice(1).map(() => undefined);
   bands.forEach((bandWords, r) => {
@@ -117,8 +118,12 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     const spanStart = spanStarts(xs, ys[r]!, ys[r + 1]!, region, ruledColumns);
     // A band holding nothing but one phrase per line is a title across the table, even where
     // column rules run under its text: it stays whole, in the cell where it starts.
-    const groups = lines.map((line) => phrases(line));
+    const groups = lines.map(chunkWords);
     const title = lines.length <= 3 && groups.every((g) => g.length === 1) && groups.some((g) => crossesRule(g[0]!, xs));
+    // The same under the rows, in the table's last band, is its notes ("(1) ...", a source),
+    // unless it is a short line with a figure: a total set across the cells.
+    const total = lines.some((l) => l.words.length <= 3 && l.words.some((w) => isValueLike(w.text)));
+    if (title && !total && r === lastBand && rows.length >= 2) return;
     lines.forEach((line, i) => placeLine(groups[i]!, xs, title ? xs.slice(1).map(() => 0) : spanStart, row));
     let own = false;
     row.cells.forEach((cellWords, c) => {
@@ -181,19 +186,6 @@ function spanStarts(xs: readonly number[], top: number, bottom: number, region: 
     starts.push(drawn ? c : starts[c - 1]!);
   }
   return starts;
-}
-
-/** Runs of words with word spacing between them. */
-function phrases(line: Line): PageWord[][] {
-  const size = line.size;
-  const groups: PageWord[][] = [];
-  for (const w of line.words) {
-    const last = groups[groups.length - 1];
-    const prev = last?.[last.length - 1];
-    if (last && prev && w.x0 - prev.x1 <= 0.8 * size) last.push(w);
-    else groups.push([w]);
-  }
-  return groups;
 }
 
 function crossesRule(words: readonly PageWord[], xs: readonly number[]): boolean {
