@@ -36,6 +36,11 @@ export function columnOfWord(xs: readonly number[], w: PageWord): number {
 // Numbers, amounts, percentages and dates: what data rows hold and header rows don't.
 const MONTH = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/iu;
 
+/** Words holding a figure: a line of data rather than of labels. */
+export function holdsFigure(words: readonly PageWord[]): boolean {
+  return words.some((w) => isValueLike(w.text));
+}
+
 export function isValueLike(text: string): boolean {
   const t = text.trim();
   if (!/\d/u.test(t)) return false;

@@ -1,7 +1,7 @@
 // Column boundaries from whitespace: x ranges that no chunk of a table line covers.
 import { type Box, type Span, median } from './geometry.js';
 import { chunksOf, type Line } from './lines.js';
-import { isValueLike } from './cells.js';
+import { holdsFigure } from './cells.js';
 
 // A gutter narrower than this share of the font size parts no columns.
 const MIN_GAP = 0.3;
@@ -31,7 +31,7 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
  * of figures leaves, so the figures' columns stay apart (rows.ts then places the label's words).
  */
 function chunksOutsideGutters(lines: readonly Line[], basis: readonly Line[], size: number): Box[] {
-  const figureLines = lines.filter((l) => chunksOf(l).length >= 2 && l.words.some((w) => isValueLike(w.text)));
+  const figureLines = lines.filter((l) => chunksOf(l).length >= 2 && holdsFigure(l.words));
   const firstFigures = figureLines[0];
   if (figureLines.length < MIN_FIGURE_LINES || !firstFigures) return basis.flatMap(chunksOf);
   const spans = unionSpans(figureLines.flatMap(chunksOf));

@@ -1,9 +1,10 @@
 // Text lines of a table -> rows: each line starts a row unless it only continues cells of the
 // row above that wrapped (the text above fills its column, or breaks after a hyphen or comma;
 // and a bold header's first data row under it is no wrap).
-import { type PageWord, type Span, sameType } from './geometry.js';
-import { cellText, columnAt, columnOfWord, isValueLike } from './cells.js';
-import { chunkWords, type Line } from './lines.js';
+import { type PageWord, sameType } from './geometry.js';
+import { cellText, isValueLike } from './cells.js';
+import { cellsOfLine, figureSpans } from './line-cells.js';
+import type { Line } from './lines.js';
 import type { CellRow } from './table.js';
 
 // A wrapped continuation sits right under the line above: no blank line in between.
@@ -12,68 +13,6 @@ const MAX_WRAP_GAP = 0.7;
 const FULL = 0.72;
 // A label's wrapped lines sit closer together than rows do by at least this share of the font size.
 const CLOSER = 0.3;
-
-/**
- * Words of a line per column, by their centres. On a line without figures (labels) a run of
- * words goes whole by its centre: a label overhanging its column ("desired population" reaching
- * past the boundary) stays one cell. It parts at a boundary between two of its words only when
- * each part lies over the figures of its own column: labels of two columns set close together
- * ("Weighted student" "and student").
- */
-function cellsOfLine(line: Line, xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
-  const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
-  const labels = !line.words.some((w) => isValueLike(w.text));
-  for (const run of labels ? chunkWords(line).flatMap((c) => partsOverFigures(c, xs, figures)) : line.words.map((w) => [w])) {
-    cells[columnAt(xs, (run[0]!.x0 + run[run.length - 1]!.x1) / 2)]!.push(...run);
-  }
-  return cells;
-}
-
-function partsOverFigures(run: readonly PageWord[], xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
-  const over = (from: number, to: number, column: number): boolean => {
-    const f = figures[column];
-    return f !== undefined && run[from]!.x0 < f.x1 && run[to - 1]!.x1 > f.x0;
-  };
-  // For each boundary, the word gap over the gutter between the two columns' figures nearest to it.
-  const cuts: { at: number; column: number }[] = [];
-  for (let k = 1; k < xs.length - 1; k++) {
-    const [left, right] = [figures[k - 1], figures[k]];
-    if (!left || !right) continue;
-    let best: number | undefined;
-    for (let i = 1; i < run.length; i++) {
-      const [x0, x1] = [run[i - 1]!.x1, run[i]!.x0];
-      if (x1 < left.x1 || x0 > right.x0) continue;
-      const distance = Math.abs((x0 + x1) / 2 - xs[k]!);
-      if (best === undefined || distance < Math.abs((run[best - 1]!.x1 + run[best]!.x0) / 2 - xs[k]!)) best = i;
-    }
-    if (best !== undefined) cuts.push({ at: best, column: k });
-  }
-  const parts: PageWord[][] = [];
-  let start = 0;
-  cuts.forEach(({ at, column }, n) => {
-    const end = cuts[n + 1]?.at ?? run.length;
-    if (at > start && over(start, at, column - 1) && over(at, end, column)) {
-      parts.push(run.slice(start, at));
-      start = at;
-    }
-  });
-  parts.push(run.slice(start));
-  return parts;
-}
-
-/** Where the words of lines with figures lie in each column. */
-function figureSpans(lines: readonly Line[], xs: readonly number[]): (Span | undefined)[] {
-  const spans: (Span | undefined)[] = xs.slice(1).map(() => undefined);
-  for (const line of lines) {
-    if (!line.words.some((w) => isValueLike(w.text))) continue;
-    for (const w of line.words) {
-      const c = columnOfWord(xs, w);
-      const s = spans[c];
-      spans[c] = s ? { x0: Math.min(s.x0, w.x0), x1: Math.max(s.x1, w.x1) } : { x0: w.x0, x1: w.x1 };
-    }
-  }
-  return spans;
-}
 
 function extent(words: readonly PageWord[]): number {
   if (words.length === 0) return 0;

@@ -3,7 +3,7 @@
 // holds many lines of figures).
 import { type Box, type PageWord, centerX, centerY } from './geometry.js';
 import { chunkWords, chunksOf, groupLines, type Line } from './lines.js';
-import { columnAt, columnOfWord, isValueLike } from './cells.js';
+import { columnAt, columnOfWord, holdsFigure, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
 import { positions, ruled, type RuledRegion } from './grid.js';
 import { linesToRows } from './rows.js';
@@ -49,7 +49,7 @@ function linesBeside(lines: readonly Line[], box: Box, xs: readonly number[], si
     const gap = side === 'above' ? edge - line.box.y1 : line.box.y0 - edge;
     if (gap > 1.2 * line.size || taken.length >= 3 || !fitsColumns(line, xs)) break;
     // Below the table only figures continue it (totals); text there starts what follows.
-    if (side === 'below' && !line.words.some((w) => isValueLike(w.text))) break;
+    if (side === 'below' && !holdsFigure(line.words)) break;
     taken.push(line);
     edge = side === 'above' ? line.box.y0 : line.box.y1;
   }
@@ -122,7 +122,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     const title = lines.length <= 3 && groups.every((g) => g.length === 1) && groups.some((g) => crossesRule(g[0]!, xs));
     // The same under the rows, in the table's last band, is its notes ("(1) ...", a source),
     // unless it is a short line with a figure: a total set across the cells.
-    const total = lines.some((l) => l.words.length <= 3 && l.words.some((w) => isValueLike(w.text)));
+    const total = lines.some((l) => l.words.length <= 3 && holdsFigure(l.words));
     if (title && !total && r === lastBand && rows.length >= 2) return;
     lines.forEach((line, i) => placeLine(groups[i]!, xs, title ? xs.slice(1).map(() => 0) : spanStart, row));
     let own = false;
@@ -156,7 +156,7 @@ function holdsManyRecords(lines: readonly Line[], xs: readonly number[], band: n
     const seen = new Set<number>();
     for (const w of line.words) seen.add(columnOfWord(xs, w));
     for (const c of seen) perColumn[c]!++;
-    if (line.words.some((w) => isValueLike(w.text))) values++;
+    if (holdsFigure(line.words)) values++;
   }
   const used = perColumn.filter((n) => n > 0);
   if (used.length < 2 || Math.min(...used) < 2) return false;

@@ -1,0 +1,59 @@
+// A line's words -> the cells of a table's columns.
+import type { PageWord, Span } from './geometry.js';
+import { columnAt, columnOfWord, holdsFigure } from './cells.js';
+import { chunkWords, type Line } from './lines.js';
+
+/** Where the words of lines with figures lie in each column (undefined: none there). */
+export function figureSpans(lines: readonly Line[], xs: readonly number[]): (Span | undefined)[] {
+  const spans: (Span | undefined)[] = xs.slice(1).map(() => undefined);
+  for (const line of lines.filter((l) => holdsFigure(l.words))) {
+    for (const w of line.words) {
+      const c = columnOfWord(xs, w);
+      const s = spans[c];
+      spans[c] = s ? { x0: Math.min(s.x0, w.x0), x1: Math.max(s.x1, w.x1) } : { x0: w.x0, x1: w.x1 };
+    }
+  }
+  return spans;
+}
+
+/**
+ * Words of a line per column, by their centres. On a line without figures (labels) a run of
+ * words goes whole by its centre: a label overhanging its column ("desired population" reaching
+ * past the boundary) stays one cell. It parts at a boundary only where each part lies over the
+ * figures of its own column: labels of two columns set close together ("Weighted student"
+ * "and student"), or one spanning both.
+ */
+export function cellsOfLine(line: Line, xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
+  const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
+  const runs = holdsFigure(line.words) ? line.words.map((w) => [w]) : chunkWords(line).flatMap((c) => partsOverFigures(c, xs, figures));
+  for (const run of runs) cells[columnAt(xs, (run[0]!.x0 + run[run.length - 1]!.x1) / 2)]!.push(...run);
+  return cells;
+}
+
+function partsOverFigures(run: readonly PageWord[], xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
+  const gapCentre = (i: number): number => (run[i - 1]!.x1 + run[i]!.x0) / 2;
+  const over = (from: number, to: number, f: Span | undefined): boolean => f !== undefined && run[from]!.x0 < f.x1 && run[to - 1]!.x1 > f.x0;
+  // At each boundary, the word gap nearest to it among those over the gutter between the figures.
+  const cuts: { at: number; column: number }[] = [];
+  for (let k = 1; k < xs.length - 1; k++) {
+    const [left, right] = [figures[k - 1], figures[k]];
+    if (!left || !right) continue;
+    let best: number | undefined;
+    for (let i = 1; i < run.length; i++) {
+      if (run[i]!.x0 < left.x1 || run[i - 1]!.x1 > right.x0) continue;
+      if (best === undefined || Math.abs(gapCentre(i) - xs[k]!) < Math.abs(gapCentre(best) - xs[k]!)) best = i;
+    }
+    if (best !== undefined) cuts.push({ at: best, column: k });
+  }
+  const parts: PageWord[][] = [];
+  let start = 0;
+  cuts.forEach(({ at, column }, n) => {
+    const end = cuts[n + 1]?.at ?? run.length;
+    if (at > start && over(start, at, figures[column - 1]) && over(at, end, figures[column])) {
+      parts.push(run.slice(start, at));
+      start = at;
+    }
+  });
+  parts.push(run.slice(start));
+  return parts;
+}
