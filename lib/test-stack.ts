@@ -65,8 +65,10 @@ export async function startTestStack(log: (line: string) => void, overrides: Rec
   await recreateDatabase(e.DATABASE_URL);
   await ensureDatabaseReady(e);
   const services: Service[] = [];
-  services.push(await ensureTemporal(e, { ephemeral: true, log, uiPort: Number(vars.TEMPORAL_UI_PORT) }));
+  // MinIO first: the Temporal dev server binds random ports of its own for its internal services,
+  // and one of them once took the S3 port picked above before MinIO had bound it.
   services.push(await ensureS3(e, { ephemeral: true, dataDir: join(dataDir, 's3'), log, consolePort: Number(vars.S3_CONSOLE_PORT) }));
+  services.push(await ensureTemporal(e, { ephemeral: true, log, uiPort: Number(vars.TEMPORAL_UI_PORT) }));
   // A run that dies without calling stop() must not leave servers behind.
   const killLeftovers = () => {
     for (const service of services) service.child?.kill('SIGKILL');
