@@ -10,10 +10,11 @@ const MIN_FIGURE_LINES = 3;
 
 /** Boundaries [left, ...gaps, right] of the columns the lines' chunks leave between them. */
 export function whitespaceColumns(lines: readonly Line[], left: number, right: number, minGap = MIN_GAP): number[] {
-  const multi = lines.filter((l) => chunksOf(l).length >= 2);
-  const basis = multi.length >= 2 ? multi : lines;
+  const chunked = lines.map(chunksOf);
+  const multi = chunked.flatMap((c, i) => (c.length >= 2 ? [i] : []));
+  const basis = multi.length >= 2 ? multi : lines.map((_, i) => i);
   const size = median(lines.map((l) => l.size)) || 10;
-  const spans = unionSpans(chunksOutsideGutters(lines, basis, size));
+  const spans = unionSpans(chunksOutsideGutters(lines, chunked, basis, size));
   const xs = [left];
   for (let i = 1; i < spans.length; i++) {
     const gap = spans[i]!.x0 - spans[i - 1]!.x1;
@@ -24,19 +25,20 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
 }
 
 /**
- * The chunks of `basis`. Above the first line of figures (the header), labels may reach into
+ * The chunks of the lines at indices `basis` (`chunked[i]` the chunks of `lines[i]`). Above the first line of figures (the header), labels may reach into
  * the gutters between the figures' columns: labels of neighbouring columns nearly touch
  * ("Weighted student" "and student"), a label spans two columns ("Sales volume" over "Planned"
  * "Actual") or overhangs its column. There a chunk counts only outside the gutters that every line
  * of figures leaves, so the figures' columns stay apart (rows.ts then places the label's words).
  */
-function chunksOutsideGutters(lines: readonly Line[], basis: readonly Line[], size: number): Box[] {
-  const figureLines = lines.filter((l) => chunksOf(l).length >= 2 && holdsFigure(l.words));
+function chunksOutsideGutters(lines: readonly Line[], chunked: readonly Box[][], basis: readonly number[], size: number): Box[] {
+  const figureLines = lines.flatMap((l, i) => (chunked[i]!.length >= 2 && holdsFigure(l.words) ? [i] : []));
   const firstFigures = figureLines[0];
-  if (figureLines.length < MIN_FIGURE_LINES || !firstFigures) return basis.flatMap(chunksOf);
-  const spans = unionSpans(figureLines.flatMap(chunksOf));
+  if (figureLines.length < MIN_FIGURE_LINES || firstFigures === undefined) return basis.flatMap((i) => chunked[i]!);
+  const spans = unionSpans(figureLines.flatMap((i) => chunked[i]!));
   const gutters = spans.slice(1).map((s, i) => ({ x0: spans[i]!.x1, x1: s.x0 })).filter((g) => g.x1 - g.x0 >= MIN_GAP * size);
-  return basis.flatMap((line) => (line.box.y0 < firstFigures.box.y0 ? chunksOf(line).flatMap((c) => clipped(c, gutters)) : chunksOf(line)));
+  const headerEnd = lines[firstFigures]!.box.y0;
+  return basis.flatMap((i) => (lines[i]!.box.y0 < headerEnd ? chunked[i]!.flatMap((c) => clipped(c, gutters)) : chunked[i]!));
 }
 
 /** The parts of a box outside the given spans; a box wholly inside one stays (a label set off its figures). */

@@ -1,19 +1,15 @@
 // A line's words -> the cells of a table's columns.
-import type { PageWord, Span } from './geometry.js';
+import { type PageWord, type Span, boxOf } from './geometry.js';
 import { columnAt, columnOfWord, holdsFigure } from './cells.js';
 import { chunkWords, type Line } from './lines.js';
 
 /** Where the words of lines with figures lie in each column (undefined: none there). */
 export function figureSpans(lines: readonly Line[], xs: readonly number[]): (Span | undefined)[] {
-  const spans: (Span | undefined)[] = xs.slice(1).map(() => undefined);
-  for (const line of lines.filter((l) => holdsFigure(l.words))) {
-    for (const w of line.words) {
-      const c = columnOfWord(xs, w);
-      const s = spans[c];
-      spans[c] = s ? { x0: Math.min(s.x0, w.x0), x1: Math.max(s.x1, w.x1) } : { x0: w.x0, x1: w.x1 };
-    }
-  }
-  return spans;
+  const words = lines.filter((l) => holdsFigure(l.words)).flatMap((l) => l.words);
+  return xs.slice(1).map((_, c) => {
+    const inColumn = words.filter((w) => columnOfWord(xs, w) === c);
+    return inColumn.length ? boxOf(inColumn) : undefined;
+  });
 }
 
 /**
