@@ -3,6 +3,7 @@
 // type around the label.
 import { labelSimilarity, normalizeLabel } from '../mapping/header-match.js';
 import type { TextLine, WordBox } from './types.js';
+import { withoutLeaders } from './layout/cells.js';
 
 export interface FieldSpec {
   key: string;
@@ -135,7 +136,7 @@ function valueBelow(lines: readonly TextLine[], hit: LabelHit): string {
 }
 
 function clean(text: string): string {
-  return text.replace(/^[\s:=#\-–—]+/u, '').replace(/\s+/gu, ' ').trim();
+  return withoutLeaders(text).replace(/^[\s:=#\-–—]+/u, '');
 }
 
 function typedValue(text: string, dataType: string): string | undefined {

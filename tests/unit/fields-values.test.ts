@@ -81,3 +81,20 @@ test('an invoice: the next label of a form is no value, a rate is no amount, "To
     { key: 'total', name: 'Total due', data_type: 'currency' },
   ]), { bill_to: 'Acme Ltd', invoice_date: '2024-03-12', vat: '4.00', total: '24.00' });
 });
+
+test('dot leaders from a label to its value are no part of the value', async () => {
+  const doc = await read('leaders-form', [
+    (p) => {
+      p.text('Policy number . . . . . . . . . . . . . PN-55120', 72, 100);
+      p.text('Holder', 72, 116);
+      p.text('. . . . . . . . . . . . . . . . .', 150, 116);
+      p.text('Maria Lopez', 262, 116);
+      p.text('Premium ……………… 1,480.00', 72, 132);
+    },
+  ]);
+  assert.deepEqual(findFieldValues(doc.lines, [
+    { key: 'policy', name: 'Policy number', data_type: 'string' },
+    { key: 'holder', name: 'Holder', data_type: 'string' },
+    { key: 'premium', name: 'Premium', data_type: 'string' },
+  ]), { policy: 'PN-55120', holder: 'Maria Lopez', premium: '1,480.00' });
+});

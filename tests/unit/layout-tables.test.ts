@@ -337,6 +337,73 @@ test('labels left-aligned over figures right-aligned at their column’s end mak
   ]);
 });
 
+/** A statement of accounts whose labels lead to their figures by dot leaders, two kinds of them. */
+function withLeaders(rows: readonly (readonly [string, string, string])[]): (p: PageDrawer) => void {
+  return (p) => {
+    rightAligned(p, '2024', 430, 100);
+    rightAligned(p, '2023', 510, 100);
+    const leader = (from: number): string => {
+      let dots = '.';
+      while (from + p.width(`${dots} .`) < 360) dots += ' .';
+      return dots;
+    };
+    rows.forEach(([label, a, b], i) => {
+      const top = 120 + i * 16;
+      // Leaders in the label's own run of text, or tight ("......") after a gap.
+      if (i % 2 === 0) p.text(`${label} ${leader(72 + p.width(`${label} `))}`, 72, top);
+      else {
+        p.text(label, 72, top);
+        p.text('..........................', 280, top);
+      }
+      rightAligned(p, a, 430, top);
+      rightAligned(p, b, 510, top);
+    });
+  };
+}
+
+const LEADER_ROWS = [
+  ['Revenue', '1,234', '1,100'],
+  ['Cost of sales', '(800)', '(700)'],
+  ['Gross profit', '434', '400'],
+  ['Administrative expenses', '(90)', '(88)'],
+  ['Operating profit', '344', '312'],
+] as const;
+
+test('dot leaders between labels and their figures are dropped; "..." for a missing figure stays', async () => {
+  const rows = [...LEADER_ROWS.slice(0, 3), ['Other income', '12', '...'] as const];
+  const doc = await read('leaders', [withLeaders(rows)]);
+  assert.deepEqual(await rowsOf(doc), [['', '2024', '2023'], ...rows]);
+});
+
+test('the same read by OCR: dots erased from the picture, not read as words', async () => {
+  const doc = await read('leaders-ocr', [withLeaders(LEADER_ROWS)], { guidance: { tableStart: {} }, ocr: 'always' });
+  assert.deepEqual(await rowsOf(doc), [['', '2024', '2023'], ...LEADER_ROWS]);
+});
+
+test('a row missing its last figure is a row of its own, not the wrap of the row above', async () => {
+  const doc = await read('missing-figure', [
+    (p) => {
+      rightAligned(p, '2024', 430, 100);
+      rightAligned(p, '2023', 510, 100);
+      [
+        ['Cost of sales', '(800)', '(700)'],
+        ['Other income', '12', ''],
+        ['Operating profit', '446', '400'],
+      ].forEach(([label, a, b], i) => {
+        p.text(label!, 72, 116 + i * 16);
+        rightAligned(p, a!, 430, 116 + i * 16);
+        if (b) rightAligned(p, b, 510, 116 + i * 16);
+      });
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['', '2024', '2023'],
+    ['Cost of sales', '(800)', '(700)'],
+    ['Other income', '12', ''],
+    ['Operating profit', '446', '400'],
+  ]);
+});
+
 test('notes set smaller right under a table are not its rows; a wrapped last cell is', async () => {
   const doc = await read('notes-under', [
     (p) => {

@@ -18,7 +18,7 @@ export function cellText(words: readonly PageWord[]): string {
       lines[lines.length - 1]!.push(w);
     }
   }
-  return lines.map(joinWords).join(' ').replace(/\s+/gu, ' ').trim();
+  return withoutLeaders(lines.map(joinWords).join(' '));
 }
 
 /** Index of the column whose span holds x (nearest at the edges). */
@@ -48,4 +48,25 @@ export function isValueLike(text: string): boolean {
   const dense = t.replace(/\s/gu, '').length;
   if (letters <= dense * 0.3) return true;
   return MONTH.test(t) && /\d{1,4}\s*[-‐/ .]\s*\p{L}{3,}/u.test(t);
+}
+
+// Dot leaders (". . . ." or "……") lead the eye from a label to its figures; they belong to
+// neither. Three dots or fewer stay: "..." often stands for "not available".
+const DOT_RUN = /(?:[.·‧∙…]\s*){2,}/gu;
+
+function isLeader(run: string): boolean {
+  return [...run].reduce((n, c) => n + (c === '…' ? 3 : /\s/u.test(c) ? 0 : 1), 0) >= 4;
+}
+
+/** Text with its dot leaders taken out and whitespace collapsed. */
+export function withoutLeaders(text: string): string {
+  return text
+    .replace(DOT_RUN, (run) => (isLeader(run) ? ' ' : run))
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** Text with each character of its dot leaders turned into a space: the others keep their places. */
+export function blankLeaders(text: string): string {
+  return text.replace(DOT_RUN, (run) => (isLeader(run) ? ' '.repeat([...run].length) : run));
 }

@@ -105,6 +105,9 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
     // Under a header set in its own font, the first record is no wrap of it (a record's bold
     // name over its plain description is one cell, though).
     if (firstRow && words[0]!.font !== last.font) return false;
+    // A figure does not wrap onto the line below: a figure under one starts a row of its own
+    // ("Other income  12" under "Cost of sales  (800)  (700)", its second figure missing).
+    if (isValueLike(cellText(words)) && isValueLike(cellText(above))) return false;
     return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text);
   });
 }

@@ -77,7 +77,7 @@ function coverWords(ink: Uint16Array, image: GrayImage, words: readonly OcrWord[
 }
 
 /** Connected pieces of the remaining ink (squares touching, diagonals included) no larger than text. */
-function inkParts(ink: Uint16Array, image: GrayImage, maxH: number, maxW: number): Part[] {
+export function inkParts(ink: Uint16Array, image: GrayImage, maxH: number, maxW: number): Part[] {
   const { width, height } = image;
   const gw = Math.ceil(width / CELL);
   const gh = Math.ceil(height / CELL);

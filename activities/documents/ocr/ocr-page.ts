@@ -1,10 +1,10 @@
 // One picture -> page geometry in points, upright: brought to about 300 dpi, its paper to white
 // where the light was uneven (lighting.ts), straightened when askew (deskew.ts), ruling lines
-// found in its pixels (then erased so that tesseract reads the text between them cleanly),
-// tesseract's words (the picture handed to it in bands: bands.ts), and the words its sparse-text
-// pass dropped (read back in one small extra call). A page that reads poorly is checked for a
-// turn (orientation detection) and for another script; a turned page is turned upright in memory
-// and read again like an upright one.
+// found in its pixels (then erased so that tesseract reads the text between them cleanly), dot
+// leaders erased likewise (leaders.ts), tesseract's words (the picture handed to it in bands:
+// bands.ts), and the words its sparse-text pass dropped (read back in one small extra call). A
+// page that reads poorly is checked for a turn (orientation detection) and for another script; a
+// turned page is turned upright in memory and read again like an upright one.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
@@ -18,6 +18,7 @@ import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } fro
 import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
+import { eraseLeaders } from './leaders.js';
 import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, recognizePicture, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
@@ -119,7 +120,8 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly, unless they
   // may yet be enlarged (resolution unknown).
-  const cleaned = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
+  const unruled = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
+  const cleaned = eraseLeaders(unruled, dpi, resolution.known || unruled !== gray);
   const rulings = rulingsOfPixelRules(rules);
   let view: View = { image: cleaned, rulings, turned: false };
   // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).

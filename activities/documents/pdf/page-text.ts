@@ -2,6 +2,7 @@
 import type { PageWord } from '../layout/geometry.js';
 import { isRtlText } from '../layout/geometry.js';
 import { mirrorRtlRuns } from '../layout/bidi.js';
+import { blankLeaders } from '../layout/cells.js';
 import { apply, multiply, quarterTurnsFor, type Matrix, type PageFrame } from './page-frame.js';
 
 /** The parts of a pdf.js text item this reader uses. */
@@ -52,7 +53,8 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
     const rtl = item.dir === 'rtl';
     // pdf.js puts text holding right-to-left characters into logical order but leaves the
     // brackets of its right-to-left runs in their visual form.
-    const text = rtl || isRtlText(str) ? mirrorRtlRuns(str, rtl) : str;
+    // Dot leaders are no words: blanked, they leave no ink between a label and its figures.
+    const text = blankLeaders(rtl || isRtlText(str) ? mirrorRtlRuns(str, rtl) : str);
     const chars = Array.from(text);
     const n = chars.length;
     let i = 0;
