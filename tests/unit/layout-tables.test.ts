@@ -404,6 +404,43 @@ test('a row missing its last figure is a row of its own, not the wrap of the row
   ]);
 });
 
+/** A bank statement: a debit or a credit in each row, descriptions wrapped onto a second line. */
+function bankStatement(p: PageDrawer): void {
+  p.text('Account statement 1 March 2024 - 31 March 2024', 72, 70);
+  const right = (t: string, x1: number, top: number, bold = false): void => p.text(t, x1 - p.width(t, { bold }), top, { bold });
+  p.text('Date', 72, 120, { bold: true });
+  p.text('Description', 140, 120, { bold: true });
+  [['Debit', 400], ['Credit', 470], ['Balance', 540]].forEach(([t, x]) => right(t as string, x as number, 120, true));
+  p.hline(72, 540, 134);
+  let top = 144;
+  for (const [date, description, debit, credit, balance] of BANK_LINES) {
+    p.text(date, 72, top);
+    description.forEach((t, i) => p.text(t, 140, top + i * 12));
+    [debit, credit, balance].forEach((t, k) => t && right(t, [400, 470, 540][k]!, top));
+    top += 12 * description.length + 6;
+  }
+}
+
+const BANK_LINES = [
+  ['01/03/2024', ['Opening balance'], '', '', '1,250.00'],
+  ['02/03/2024', ['Card payment TESCO STORES 2231', 'LONDON GB'], '45.20', '', '1,204.80'],
+  ['03/03/2024', ['Salary ACME LTD'], '', '2,400.00', '3,604.80'],
+  ['05/03/2024', ['Transfer to savings'], '500.00', '', '3,104.80'],
+  ['09/03/2024', ['Card payment AMAZON MARKETPLACE', 'EU SARL LUXEMBOURG'], '23.99', '', '3,080.81'],
+  ['12/03/2024', ['Refund AMAZON'], '', '23.99', '3,104.80'],
+] as const;
+
+const BANK_ROWS = [['Date', 'Description', 'Debit', 'Credit', 'Balance'], ...BANK_LINES.map(([d, desc, ...amounts]) => [d, desc.join(' '), ...amounts])];
+
+test('a bank statement: a debit or a credit left empty in each row, descriptions wrapped', async () => {
+  assert.deepEqual(await rowsOf(await read('bank', [bankStatement])), BANK_ROWS);
+});
+
+test('the same read by OCR: no piece of a word read back as a word of its own', async () => {
+  const doc = await read('bank-ocr', [bankStatement], { guidance: { tableStart: {} }, ocr: 'always' });
+  assert.deepEqual(await rowsOf(doc), BANK_ROWS);
+});
+
 test('notes set smaller right under a table are not its rows; a wrapped last cell is', async () => {
   const doc = await read('notes-under', [
     (p) => {

@@ -44,7 +44,7 @@ export function uncoveredInk(image: GrayImage, words: readonly OcrWord[], dpi: n
     const h = b.y1 - b.y0;
     const w = b.x1 - b.x0;
     const likeText = typical === 0 || (h >= 0.5 * typical && h <= 1.6 * typical);
-    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b);
+    return likeText && h >= minH && h <= maxH && w <= maxW && b.ink >= minInk && w >= 0.3 * h && !inMargin(b) && !withinReadLine(b, words);
   });
   if (kept.length > MAX_BLOBS) return { text: [], dashes: [] };
   const box = ({ x0, y0, x1, y1 }: InkBlob): InkBlob => ({ x0, y0, x1, y1 });
@@ -142,6 +142,22 @@ function joinParts(parts: Part[]): Part[] {
     } else blobs.push({ ...p });
   }
   return blobs;
+}
+
+// Ink closer than this share of its height to a word on each side is inside a run of text.
+const WITHIN_TEXT_GAP = 0.5;
+
+/**
+ * Whether a blob sits between two words of one line tesseract read, tight against both: a piece
+ * of one of them that its box left out (the last "t" of "payment", read back alone as "L"), not
+ * a word tesseract dropped; those stand apart, alone in their cell.
+ */
+function withinReadLine(b: InkBlob, words: readonly OcrWord[]): boolean {
+  const cy = (b.y0 + b.y1) / 2;
+  const gap = WITHIN_TEXT_GAP * (b.y1 - b.y0);
+  const onLine = (w: OcrWord): boolean => cy > w.y0 && cy < w.y1;
+  const left = words.find((w) => onLine(w) && w.x1 <= b.x0 + CELL && b.x0 - w.x1 < gap);
+  return left !== undefined && words.some((w) => w.line === left.line && onLine(w) && w.x0 >= b.x1 - CELL && w.x0 - b.x1 < gap);
 }
 
 /**
