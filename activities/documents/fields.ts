@@ -18,7 +18,9 @@ const MAX_LABEL_WORDS = 6;
 const VALUE_GAP = 2.5;
 
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const NUMBER = String.raw`[-+(]?\s?(?:[$€£¥]\s?)?\d[\d.,' \u00a0]*\d(?:\s?[$€£¥%])?\)?|[-+(]?(?:[$€£¥]\s?)?\d(?:\s?[$€£¥%])?\)?`;
+// Not a figure inside a word or a code: the digits of "DE123456789" (a VAT id), "NW-2024-0193"
+// (an invoice number) or "2024-03-14" (a date) are no amount.
+const NUMBER = String.raw`(?<![\p{L}\d.,/-])(?:[-+(]?\s?(?:[$€£¥]\s?)?\d[\d.,' \u00a0]*\d(?:\s?[$€£¥%])?\)?|[-+(]?(?:[$€£¥]\s?)?\d(?:\s?[$€£¥%])?\)?)(?![-/]?\d)`;
 const TYPE_PATTERNS: Record<string, RegExp> = {
   date: new RegExp(String.raw`\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}(?:st|nd|rd|th)?[ -](?:${MONTHS})\.?,?[ -]\d{2,4}|(?:${MONTHS})\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4})\b`, 'iu'),
   datetime: new RegExp(String.raw`\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?`, 'iu'),

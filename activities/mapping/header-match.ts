@@ -2,12 +2,33 @@
 // spacing and punctuation, accepting close spellings.
 import type { TemplateColumn } from '../../lib/template.js';
 
+// Abbreviations headers and form labels use, read as the words they stand for: "Invoice no."
+// is the template's "Invoice number", "Qty" its "Quantity". ("Nº" is "No" once decomposed.)
+const ABBREVIATIONS = new Map([
+  ['no', 'number'],
+  ['nr', 'number'],
+  ['num', 'number'],
+  ['qty', 'quantity'],
+  ['amt', 'amount'],
+  ['desc', 'description'],
+  ['ref', 'reference'],
+  ['acct', 'account'],
+  ['inv', 'invoice'],
+  ['cust', 'customer'],
+  ['addr', 'address'],
+  ['tel', 'telephone'],
+  ['dept', 'department'],
+]);
+
 export function normalizeLabel(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
+    .replace(/#/gu, ' number ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => ABBREVIATIONS.get(word) ?? word)
+    .join('');
 }
 
 function editDistance(a: string, b: string, limit: number): number {

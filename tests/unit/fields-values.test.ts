@@ -98,3 +98,18 @@ test('dot leaders from a label to its value are no part of the value', async () 
     { key: 'premium', name: 'Premium', data_type: 'string' },
   ]), { policy: 'PN-55120', holder: 'Maria Lopez', premium: '1,480.00' });
 });
+
+test('an invoice head: an abbreviated label, a VAT id beside the VAT amount, codes and dates no amounts', () => {
+  const word = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + text.length * 5, y1: y0 + 10 });
+  const lines = [
+    { page: 1, text: 'VAT ID DE123456789 Invoice no. NW-2024-0193', words: [word('VAT', 72, 80), word('ID', 95, 80), word('DE123456789', 110, 80), word('Invoice', 380, 80), word('no.', 420, 80), word('NW-2024-0193', 480, 80)] },
+    { page: 1, text: 'Due date 2024-04-13', words: [word('Due', 380, 94), word('date', 400, 94), word('2024-04-13', 480, 94)] },
+    { page: 1, text: 'VAT 19% 75.05', words: [word('VAT', 380, 300), word('19%', 400, 300), word('75.05', 510, 300)] },
+  ];
+  assert.deepEqual(findFieldValues(lines, [
+    { key: 'invoice_number', name: 'Invoice number', data_type: 'string' },
+    { key: 'vat_id', name: 'VAT ID', data_type: 'string' },
+    { key: 'vat', name: 'VAT', data_type: 'currency' },
+    { key: 'due_date', name: 'Due date', data_type: 'date' },
+  ]), { invoice_number: 'NW-2024-0193', vat_id: 'DE123456789', vat: '75.05', due_date: '2024-04-13' });
+});

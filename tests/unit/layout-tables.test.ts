@@ -441,6 +441,47 @@ test('the same read by OCR: no piece of a word read back as a word of its own', 
   assert.deepEqual(await rowsOf(doc), BANK_ROWS);
 });
 
+test('an invoice’s items ruled under their header, the number column’s label overhanging it, the totals under the last rule', async () => {
+  const doc = await read('invoice-items', [
+    (p) => {
+      const right = (t: string, x1: number, top: number, bold = false): void => p.text(t, x1 - p.width(t, { bold }), top, { bold });
+      p.text('Pos.', 72, 210, { bold: true });
+      p.text('Description', 105, 210, { bold: true });
+      right('Qty', 360, 210, true);
+      p.text('Unit', 370, 210, { bold: true });
+      right('Unit price', 470, 210, true);
+      right('Amount', 540, 210, true);
+      p.hline(72, 540, 224);
+      [
+        ['1', 'Widget A, stainless steel', '10', 'pcs', '12.50', '125.00'],
+        ['2', 'Installation service', '3', 'h', '85.00', '255.00'],
+      ].forEach(([n, d, q, u, price, amount], i) => {
+        const top = 234 + i * 18;
+        p.text(n!, 72, top);
+        p.text(d!, 105, top);
+        right(q!, 360, top);
+        p.text(u!, 370, top);
+        right(price!, 470, top);
+        right(amount!, 540, top);
+      });
+      p.hline(72, 540, 266);
+      [['Subtotal', '380.00'], ['VAT 19%', '72.20'], ['Total EUR', '452.20']].forEach(([label, v], i) => {
+        p.text(label!, 380, 276 + i * 14, { bold: i === 2 });
+        right(v!, 540, 276 + i * 14, i === 2);
+      });
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Pos.', 'Description', 'Qty', 'Unit', 'Unit price', 'Amount'],
+    ['1', 'Widget A, stainless steel', '10', 'pcs', '12.50', '125.00'],
+    ['2', 'Installation service', '3', 'h', '85.00', '255.00'],
+    ['', '', '', 'Subtotal', '', '380.00'],
+    ['', '', '', 'VAT 19%', '', '72.20'],
+    ['', '', '', 'Total EUR', '', '452.20'],
+  ]);
+});
+
 test('notes set smaller right under a table are not its rows; a wrapped last cell is', async () => {
   const doc = await read('notes-under', [
     (p) => {

@@ -22,6 +22,16 @@ describe('header matching', () => {
     assert.equal(labelSimilarity('Amount', 'Country'), 0);
   });
 
+  it('reads common abbreviations as their words', () => {
+    assert.equal(labelSimilarity('Invoice no.', 'Invoice number'), 1);
+    assert.equal(labelSimilarity('Nº', 'Number'), 1);
+    assert.equal(labelSimilarity('Order #', 'Order number'), 1);
+    assert.equal(labelSimilarity('Qty', 'Quantity'), 1);
+    assert.equal(labelSimilarity('Amt.', 'Amount'), 1);
+    assert.equal(labelSimilarity('Cust. ref', 'Customer reference'), 1);
+    assert.equal(labelSimilarity('Note', 'Number'), 0);
+  });
+
   it('assigns each column at most one cell, using suggested mappings', () => {
     const m = matchHeader(['Qty', 'SKU', 'Unit Price', 'Notes', 'Description'], invoiceTable.columns);
     assert.deepEqual(m.columnToCell, [1, 4, 0, 2]);

@@ -1,6 +1,6 @@
 // A line's words -> the cells of a table's columns.
 import { type PageWord, type Span, boxOf } from './geometry.js';
-import { columnAt, columnOfWord, holdsFigure } from './cells.js';
+import { columnAt, columnOfWord, holdsFigure, isValueLike } from './cells.js';
 import { chunkWords, type Line } from './lines.js';
 
 /** Where the words of lines with figures lie in each column (undefined: none there). */
@@ -21,9 +21,34 @@ export function figureSpans(lines: readonly Line[], xs: readonly number[]): (Spa
  */
 export function cellsOfLine(line: Line, xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
   const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
-  const runs = holdsFigure(line.words) ? line.words.map((w) => [w]) : chunkWords(line).flatMap((c) => partsOverFigures(c, xs, figures));
+  const runs = holdsFigure(line.words) ? labelRuns(line).flatMap((r) => (r.length > 1 ? partsOverFigures(r, xs, figures) : [r])) : chunkWords(line).flatMap((c) => partsOverFigures(c, xs, figures));
   for (const run of runs) cells[columnAt(xs, (run[0]!.x0 + run[run.length - 1]!.x1) / 2)]!.push(...run);
   return cells;
+}
+
+/**
+ * A line with figures in runs: each figure alone (figures of neighbouring columns may be set
+ * closer than a gutter), the words between them in runs as on a line of labels ("Total EUR"),
+ * with a figure right after a label's word ("VAT 19%"). A run parts where each part lies over the
+ * figures of its own column, as on a line of labels.
+ */
+function labelRuns(line: Line): PageWord[][] {
+  const runs: PageWord[][] = [];
+  for (const chunk of chunkWords(line)) {
+    let label: PageWord[] = [];
+    for (const w of chunk) {
+      const last = label[label.length - 1];
+      if (!isValueLike(w.text) || (last && !isValueLike(last.text))) {
+        label.push(w);
+        continue;
+      }
+      if (label.length) runs.push(label);
+      label = [];
+      runs.push([w]);
+    }
+    if (label.length) runs.push(label);
+  }
+  return runs;
 }
 
 function partsOverFigures(run: readonly PageWord[], xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {

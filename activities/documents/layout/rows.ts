@@ -25,8 +25,8 @@ function extent(words: readonly PageWord[]): number {
   return x1 - x0;
 }
 
-export function linesToRows(lines: readonly Line[], xs: readonly number[]): CellRow[] {
-  const figures = figureSpans(lines, xs);
+/** `figures`: where the table's lines of figures lie in each column (these lines' by default). */
+export function linesToRows(lines: readonly Line[], xs: readonly number[], figures = figureSpans(lines, xs)): CellRow[] {
   const perLine = lines.map((line) => cellsOfLine(line, xs, figures));
   const widest = xs.slice(1).map((_, c) => Math.max(0, ...perLine.map((cells) => extent(cells[c]!))));
   const rows: CellRow[] = [];

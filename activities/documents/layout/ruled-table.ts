@@ -1,11 +1,12 @@
 // A ruled region and the words inside it -> a table. Rules give the grid where they exist;
 // whitespace gives the rest (columns of a table ruled only between rows, rows of a box that
 // holds many lines of figures).
-import { type Box, type PageWord, centerX, centerY } from './geometry.js';
+import { type Box, type PageWord, type Span, centerX, centerY } from './geometry.js';
 import { chunkWords, chunksOf, groupLines, type Line } from './lines.js';
-import { columnAt, columnOfWord, holdsFigure, isValueLike } from './cells.js';
+import { columnOfWord, holdsFigure, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
 import { positions, ruled, type RuledRegion } from './grid.js';
+import { figureSpans } from './line-cells.js';
 import { linesToRows } from './rows.js';
 import type { CellRow } from './table.js';
 
@@ -27,17 +28,23 @@ export function wordsInside(words: readonly PageWord[], box: Box): PageWord[] {
   });
 }
 
-/** A line whose pieces each sit inside one column of xs. */
-function fitsColumns(line: Line, xs: readonly number[]): boolean {
+/**
+ * A line in two pieces or more, none reaching over the text of two columns (`spans`: where the
+ * body's lines lie in each column). A label may overhang its column into the gutter ("Pos." over
+ * a column of item numbers).
+ */
+function fitsColumns(line: Line, spans: readonly (Span | undefined)[]): boolean {
   const chunks = chunksOf(line);
-  return chunks.length >= 2 && chunks.every((c) => columnAt(xs, (c.x0 + c.x1) / 2) === columnAt(xs, c.x1));
+  return chunks.length >= 2 && chunks.every((c) => spans.filter((s) => s && c.x0 < s.x1 && c.x1 > s.x0).length <= 1);
 }
 
 /**
  * Lines right above (its header) or right below (a total under the last rule) a table ruled only
  * between rows, each close to the next and with pieces in the table's columns; at most three.
+ * `body`: the table's lines between its rules.
  */
-function linesBeside(lines: readonly Line[], box: Box, xs: readonly number[], side: 'above' | 'below'): Line[] {
+function linesBeside(lines: readonly Line[], box: Box, body: readonly Line[], xs: readonly number[], side: 'above' | 'below'): Line[] {
+  const spans = figureSpans(body, xs);
   const within = (l: Line): boolean => l.box.x0 >= box.x0 - 2 && l.box.x1 <= box.x1 + 2;
   const beside =
     side === 'above'
@@ -47,7 +54,7 @@ function linesBeside(lines: readonly Line[], box: Box, xs: readonly number[], si
   let edge = side === 'above' ? box.y0 : box.y1;
   for (const line of beside) {
     const gap = side === 'above' ? edge - line.box.y1 : line.box.y0 - edge;
-    if (gap > 1.2 * line.size || taken.length >= 3 || !fitsColumns(line, xs)) break;
+    if (gap > 1.2 * line.size || taken.length >= 3 || !fitsColumns(line, spans)) break;
     // Below the table only figures continue it (totals); text there starts what follows.
     if (side === 'below' && !holdsFigure(line.words)) break;
     taken.push(line);
@@ -70,14 +77,14 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   if (!ruledColumns) {
     xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
     if (verticals.length === 0) {
-      const header = linesBeside(pageLines, box, xs, 'above');
+      const header = linesBeside(pageLines, box, groupLines(words), xs, 'above');
       if (header.length) {
         headerHint = header.length;
         box = { ...box, y0: Math.min(...header.map((l) => l.box.y0)) - INSIDE };
         words = wordsInside(pageWords, box);
         xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
       }
-      footer = linesBeside(pageLines, box, xs, 'below');
+      footer = linesBeside(pageLines, box, groupLines(words), xs, 'below');
     }
   } else {
     // Columns the producer left undrawn inside a drawn one.
@@ -140,7 +147,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   });
   // Lines under the last rule are rows of their own, outside the bands.
   if (footer.length) {
-    rows.push(...linesToRows(footer, xs));
+    rows.push(...linesToRows(footer, xs, figureSpans(groupLines(words), xs)));
     box = { ...box, y1: Math.max(...footer.map((l) => l.box.y1)) + INSIDE };
   }
   return { box, xs, rows, headerHint };
