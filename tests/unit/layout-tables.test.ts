@@ -612,6 +612,39 @@ test('a table continued on the next page with its header repeated is one table',
   ]);
 });
 
+/** Three pages of a ledger under a running head and over a page number, its header repeated. */
+function ledgerPages(): ((p: PageDrawer) => void)[] {
+  const records = Array.from({ length: 12 }, (_, i) => [`Customer ${i + 1} Ltd`, ['Germany', 'France', 'Spain'][i % 3]!, String(i + 2), `${(i + 1) * 110}.50`]);
+  return [0, 1, 2].map((n) => (p) => {
+    p.text('Northwind Traders GmbH - Sales ledger', 72, 40, { size: 8 });
+    p.text('Confidential', 490, 40, { size: 8 });
+    let top = 80;
+    if (n === 0) {
+      p.text('Sales by customer, Q1 2024', 72, 70, { size: 13, bold: true });
+      top = 100;
+    }
+    const xs = [72, 250, 400, 480];
+    lineAt(p, xs, top, ['Customer', 'Country', 'Orders', 'Revenue'], { bold: true });
+    records.slice(n * 4, n * 4 + 4).forEach((r, i) => lineAt(p, xs, top + 16 + i * 14, r));
+    p.text(`Page ${n + 1} of 3`, 290, 760, { size: 8 });
+  });
+}
+
+test('running heads and page numbers are no rows: a ledger over three pages is one table under its title', async () => {
+  const doc = await read('ledger', ledgerPages());
+  assert.equal(doc.sheets.length, 1);
+  assert.equal(doc.sheets[0]!.startMarker, 'Sales by customer, Q1 2024');
+  const rows = await rowsOf(doc);
+  assert.deepEqual(rows.slice(0, 2), [
+    ['Customer', 'Country', 'Orders', 'Revenue'],
+    ['Customer 1 Ltd', 'Germany', '2', '110.50'],
+  ]);
+  assert.equal(rows.length, 13);
+  assert.deepEqual(rows[12], ['Customer 12 Ltd', 'Spain', '13', '1320.50']);
+  // The running text is still there for fields.
+  assert.equal(doc.lines.filter((l) => l.text.startsWith('Page ')).length, 3);
+});
+
 test('a table continued on the next page without a header is one table', async () => {
   const doc = await read('continued-bare', continuedTable(false));
   assert.equal(doc.sheets.length, 1);

@@ -4,6 +4,7 @@ import { markRuledStarts, splitAtRules, type PageGeometry } from './geometry.js'
 import { joinContinuedTables } from './continuation.js';
 import { groupLines, lineText, type Line } from './lines.js';
 import { findPageTables } from './page-tables.js';
+import { runningLines } from './running-text.js';
 import type { LayoutTable } from './table.js';
 
 export interface DocumentLayout {
@@ -14,10 +15,18 @@ export interface DocumentLayout {
 export function layoutDocument(input: readonly PageGeometry[]): DocumentLayout {
   const pages = input.map((p) => markRuledStarts(splitAtRules(p)));
   const linesByPage = pages.map((p) => groupLines(p.words));
-  const tablesByPage = pages.map((p, i) => findPageTables(p, linesByPage[i]));
+  // Tables are found without the running heads and feet; the text lines (fields) keep them.
+  const running = runningLines(pages, linesByPage);
+  const tablesByPage = pages.map((p, i) => {
+    const skip = running[i]!;
+    if (skip.size === 0) return findPageTables(p, linesByPage[i]);
+    const words = new Set([...skip].flatMap((l) => l.words));
+    return findPageTables({ ...p, words: p.words.filter((w) => !words.has(w)) }, linesByPage[i]!.filter((l) => !skip.has(l)));
+  });
   const markers = new Map<LayoutTable, string | undefined>();
   tablesByPage.forEach((tables, i) => {
-    for (const t of tables) markers.set(t, textAbove(t, tables, linesByPage[i]!));
+    const body = linesByPage[i]!.filter((l) => !running[i]!.has(l));
+    for (const t of tables) markers.set(t, textAbove(t, tables, body));
   });
   const joined = joinContinuedTables(tablesByPage, pages.map((p) => p.width));
   const counter = new Map<number, number>();
