@@ -645,6 +645,13 @@ test('running heads and page numbers are no rows: a ledger over three pages is o
   assert.equal(doc.lines.filter((l) => l.text.startsWith('Page ')).length, 3);
 });
 
+test('on a one-page document, a running head set small above the title is no row either', async () => {
+  const doc = await read('ledger-one-page', [ledgerPages()[0]!]);
+  assert.equal(doc.sheets.length, 1);
+  assert.equal(doc.sheets[0]!.startMarker, 'Sales by customer, Q1 2024');
+  assert.deepEqual((await rowsOf(doc))[0], ['Customer', 'Country', 'Orders', 'Revenue']);
+});
+
 test('a table continued on the next page without a header is one table', async () => {
   const doc = await read('continued-bare', continuedTable(false));
   assert.equal(doc.sheets.length, 1);

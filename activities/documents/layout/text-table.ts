@@ -6,7 +6,8 @@ import { whitespaceColumns } from './columns.js';
 import { linesToRows } from './rows.js';
 import type { GridRows } from './ruled-table.js';
 
-// Lines further apart than this (in font sizes) do not belong to one table.
+// Lines further apart than this (in font sizes, the smaller line's) do not belong to one table:
+// a running head set small over a title set large is apart from it.
 const MAX_LINE_GAP = 2.0;
 // Prose laid out in two columns is not a table: table cells are short.
 const MAX_WORDS_PER_CELL = 5;
@@ -56,7 +57,7 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
     if (last) {
       const gap = line.box.y0 - last.box.y1;
       const runBox = boxOf(run.map((l) => l.box));
-      const tooFar = gap > MAX_LINE_GAP * Math.max(line.size, last.size);
+      const tooFar = gap > MAX_LINE_GAP * Math.min(line.size, last.size);
       const wideProse = !tabular && line.box.x1 - line.box.x0 > 0.6 * (runBox.x1 - runBox.x0) && line.words.length > 6;
       if (tooFar || wideProse) flush();
     }
