@@ -482,22 +482,46 @@ test('an invoice’s items ruled under their header, the number column’s label
   ]);
 });
 
+/** A table with a wrapped last cell, then its notes set smaller right under it. */
+function notesUnder(p: PageDrawer): void {
+  const xs = [72, 250, 350];
+  lineAt(p, xs, 100, ['Region', 'Sales', 'Growth'], { bold: true });
+  lineAt(p, xs, 115, ['North', '1,200', '4.5%']);
+  lineAt(p, xs, 128, ['West and the former Central', '1,430', '7.0%']);
+  lineAt(p, xs, 140, ['region', '', '']);
+  p.text('1 Net of returns.', 72, 153, { size: 8 });
+  p.text('2 Includes the former Central region from 1 July.', 72, 163, { size: 8 });
+}
+
+const NOTES_UNDER_ROWS = [
+  ['Region', 'Sales', 'Growth'],
+  ['North', '1,200', '4.5%'],
+  ['West and the former Central region', '1,430', '7.0%'],
+];
+
 test('notes set smaller right under a table are not its rows; a wrapped last cell is', async () => {
-  const doc = await read('notes-under', [
+  assert.deepEqual(await rowsOf(await read('notes-under', [notesUnder])), NOTES_UNDER_ROWS);
+});
+
+test('the same read by OCR, the notes told by the height of their capitals and figures', async () => {
+  const doc = await read('notes-under-ocr', [notesUnder], { guidance: { tableStart: {} }, ocr: 'always' });
+  assert.deepEqual(await rowsOf(doc), NOTES_UNDER_ROWS);
+});
+
+test('by OCR, a wrapped last line of short letters ("area") is no note: it joins its cell', async () => {
+  const doc = await read('short-letters-ocr', [
     (p) => {
       const xs = [72, 250, 350];
       lineAt(p, xs, 100, ['Region', 'Sales', 'Growth'], { bold: true });
       lineAt(p, xs, 115, ['North', '1,200', '4.5%']);
-      lineAt(p, xs, 128, ['West and the former Central', '1,430', '7.0%']);
-      lineAt(p, xs, 140, ['region', '', '']);
-      p.text('1 Net of returns.', 72, 153, { size: 8 });
-      p.text('2 Includes the former Central region from 1 July.', 72, 163, { size: 8 });
+      lineAt(p, xs, 127, ['West and the former Central', '1,430', '7.0%']);
+      lineAt(p, xs, 139, ['area', '', '']);
     },
-  ]);
+  ], { guidance: { tableStart: {} }, ocr: 'always' });
   assert.deepEqual(await rowsOf(doc), [
     ['Region', 'Sales', 'Growth'],
     ['North', '1,200', '4.5%'],
-    ['West and the former Central region', '1,430', '7.0%'],
+    ['West and the former Central area', '1,430', '7.0%'],
   ]);
 });
 

@@ -93,7 +93,8 @@ function groupedRecord(above: readonly PageWord[][], cells: readonly PageWord[][
 
 function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, cells: PageWord[][], widest: readonly number[], row: CellRow, firstRow: boolean): boolean {
   const gap = line.box.y0 - previous.line.box.y1;
-  if (gap > MAX_WRAP_GAP * line.size) return false;
+  // By the taller line: a scanned line of short letters ("area") is only as tall as they are.
+  if (gap > MAX_WRAP_GAP * Math.max(line.size, previous.line.size)) return false;
   const filled = cells.filter((c) => c.length).length;
   const rowFilled = row.cells.filter((c) => c.length).length;
   if (filled >= rowFilled) return false;

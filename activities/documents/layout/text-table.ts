@@ -33,17 +33,37 @@ export function textTables(lines: readonly Line[]): GridRows[] {
   return tables;
 }
 
+// Words with a glyph as tall as a capital: a capital, a figure, an ascender, or a letter of a
+// script other than Latin (its letters are of one height, or rather not Latin's x-height).
+const TALL = /[\p{Lu}\p{N}bdfhkl]|[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+
+/**
+ * The size of a line's text, for telling notes set smaller: its font size on a digital page. OCR
+ * knows no font, and its words' boxes run from x-height ("one") to twice cap height (descenders,
+ * a box grown over a neighbour's ink); the lower quartile of the heights of its words with a tall
+ * glyph is its cap height. Undefined for a scanned line without one ("area"): its size is unknown.
+ */
+function textHeight(line: Line): number | undefined {
+  if (line.words.some((w) => w.font !== '')) return line.size;
+  const heights = line.words
+    .filter((w) => TALL.test(w.text))
+    .map((w) => w.size)
+    .sort((a, b) => a - b);
+  return heights[Math.floor((heights.length - 1) / 4)];
+}
+
 function tabularRuns(lines: readonly Line[]): Line[][] {
   const runs: Line[][] = [];
   let run: Line[] = [];
   const flush = (): void => {
     // Trailing single phrases end the table unless they sit tight under it (a wrapped last
     // cell); in a smaller font they are its notes, tight or not.
-    const bodySize = median(run.filter((l) => chunksOf(l).length >= 2).map((l) => l.size));
+    const bodySize = median(run.filter((l) => chunksOf(l).length >= 2).flatMap((l) => textHeight(l) ?? []));
     while (run.length && chunksOf(run[run.length - 1]!).length < 2) {
       const last = run[run.length - 1]!;
       const above = run[run.length - 2];
-      if (above && last.box.y0 - above.box.y1 <= 0.7 * last.size && last.size >= NOTE_SIZE * bodySize) break;
+      // (Tight by the body's size: a scanned line of short letters ("area") is only as tall as they are.)
+      if (above && last.box.y0 - above.box.y1 <= 0.7 * Math.max(last.size, bodySize) && (textHeight(last) ?? bodySize) >= NOTE_SIZE * bodySize) break;
       run.pop();
     }
     if (run.filter((l) => chunksOf(l).length >= 2).length >= 2) runs.push(run);
