@@ -7,9 +7,11 @@
 // is a piece of ink no taller and no wider than DOT_IN (several dots set tight may touch, then
 // the piece is flat, and counts one dot per run of ink across it). Three dots or fewer stay
 // ("..." stands for "not available"), as do dots with ink between them (decimal points,
-// abbreviations).
+// abbreviations). Two or three dots are erased too, then put back after reading (withDots):
+// tesseract drops them, or reads them with the ink nearby as junk.
 import { CELL, DARK, darkPerCell, type GrayImage } from './gray-image.js';
 import { inkParts, type InkBlob } from './dropped-ink.js';
+import type { OcrWord } from './tesseract.js';
 
 // Sizes in inches: a full stop of 6 to 14 pt text is about 0.01-0.03 in across.
 const DOT_IN = 0.035;
@@ -18,19 +20,26 @@ const MAX_GAP_IN = 0.16;
 // Height above the dots that must hold no ink between two of them (a glyph standing on the
 // baseline between two full stops: "U.S.A.").
 const CLEAR_ABOVE_IN = 0.08;
+// Depth under a dot that holds no ink: a full stop stands on the baseline; the dot of an i or
+// the two of an ü stand over their letter.
+const CLEAR_UNDER_IN = 0.05;
 const MIN_DOTS = 4;
+// Pixels erased around a run of dots.
+const ERASE_MARGIN = 2;
 // The widest piece taken for touching dots, before its runs of ink are counted.
 const MAX_CHAIN_IN = 3;
 
-/** The picture with its dot leaders painted white: in place when `inPlace`, else a copy when any. */
-export function eraseLeaders(image: GrayImage, dpi: number, inPlace = false): GrayImage {
-  const leaders = findLeaders(image, dpi);
+/** The picture with `leaders` (pixel boxes) painted white: in place when `inPlace`, else a copy when any. */
+export function eraseLeaders(image: GrayImage, leaders: readonly InkBlob[], inPlace = false): GrayImage {
   if (leaders.length === 0) return image;
   const data = inPlace ? image.data : new Uint8Array(image.data);
+  // With a margin: the grey edges of the dots would be left as specks.
+  const { width, height } = image;
   for (const box of leaders) {
-    for (let y = box.y0; y < box.y1; y++) data.fill(255, y * image.width + box.x0, y * image.width + box.x1);
+    const [x0, x1] = [Math.max(0, box.x0 - ERASE_MARGIN), Math.min(width, box.x1 + ERASE_MARGIN)];
+    for (let y = Math.max(0, box.y0 - ERASE_MARGIN); y < Math.min(height, box.y1 + ERASE_MARGIN); y++) data.fill(255, y * width + x0, y * width + x1);
   }
-  return { width: image.width, height: image.height, data };
+  return { width, height, data };
 }
 
 interface Dot extends InkBlob {
@@ -38,17 +47,26 @@ interface Dot extends InkBlob {
   count: number;
 }
 
-/** Boxes (pixels) of the leaders of the picture. */
-export function findLeaders(image: GrayImage, dpi: number): InkBlob[] {
+/** A row of dots on one baseline with nothing between them: `count` dots in the box (pixels). */
+export type DotRun = Dot;
+
+/** Whether a run of dots is a leader (four or more); two or three are an ellipsis. */
+function isLeader(run: DotRun): boolean {
+  return run.count >= MIN_DOTS;
+}
+
+/** The rows of dots of the picture (a lone dot too, as a run of one). */
+export function dotRuns(image: GrayImage, dpi: number): DotRun[] {
   const dotSize = Math.max(2, DOT_IN * dpi);
   const ink = darkPerCell(image);
   const flat = inkParts(ink, image, dotSize + CELL, MAX_CHAIN_IN * dpi);
+  const gw = Math.ceil(image.width / CELL);
+  const clearUnder = CLEAR_UNDER_IN * dpi;
   const dots = flat.flatMap((p) => {
     const dot = dotOf(image, p, dotSize);
-    return dot ? [dot] : [];
+    return dot && clearBelow(ink, gw, dot, clearUnder) ? [dot] : [];
   });
   dots.sort((a, b) => a.x0 - b.x0);
-  const gw = Math.ceil(image.width / CELL);
   const clearAbove = CLEAR_ABOVE_IN * dpi;
   const maxGap = MAX_GAP_IN * dpi;
   const runs: Dot[][] = [];
@@ -60,9 +78,50 @@ export function findLeaders(image: GrayImage, dpi: number): InkBlob[] {
     if (run) run.push(d);
     else runs.push([d]);
   }
-  return runs
-    .filter((r) => r.reduce((n, d) => n + d.count, 0) >= MIN_DOTS)
-    .map((r) => ({ x0: r[0]!.x0, x1: r[r.length - 1]!.x1, y0: Math.min(...r.map((d) => d.y0)), y1: Math.max(...r.map((d) => d.y1)) }));
+  return runs.map((r) => ({
+    x0: r[0]!.x0,
+    x1: r[r.length - 1]!.x1,
+    y0: Math.min(...r.map((d) => d.y0)),
+    y1: Math.max(...r.map((d) => d.y1)),
+    count: r.reduce((n, d) => n + d.count, 0),
+  }));
+}
+
+// A run this close after a word (share of the word's height) ends it: "continued...".
+const ENDS_WORD_GAP = 0.5;
+// No word of its line nearer to a lone run than this share of the words' height.
+const ELLIPSIS_CLEARANCE = 1.0;
+
+/** Whether a run of dots is erased before tesseract reads the picture: a leader, or two or three dots. */
+export function isErased(run: DotRun): boolean {
+  return run.count >= 2;
+}
+
+/**
+ * `words` with the runs of two or three dots erased before reading put back (tesseract read them
+ * with the ink nearby as junk: "..." over the "(88)" of the line below came out "(28)"): at the
+ * end of the word they follow, or as a word of their own when alone in a cell ("..", "...": not
+ * available, in statistical tables). A run on no line of words is left out.
+ */
+export function withDots(runs: readonly DotRun[], words: readonly OcrWord[]): OcrWord[] {
+  const out = [...words];
+  for (const run of runs) {
+    if (!isErased(run) || isLeader(run)) continue;
+    const cy = (run.y0 + run.y1) / 2;
+    const line = out.filter((w) => cy > w.y0 + 0.5 * (w.y1 - w.y0) && cy < w.y1 + 0.15 * (w.y1 - w.y0));
+    if (line.length === 0) continue;
+    const height = line[0]!.y1 - line[0]!.y0;
+    const before = line.filter((w) => w.x1 <= run.x0 + CELL && run.x0 - w.x1 <= ENDS_WORD_GAP * height).sort((a, b) => b.x1 - a.x1)[0];
+    const dots = '.'.repeat(run.count);
+    if (before) {
+      out[out.indexOf(before)] = { ...before, text: before.text + dots, x1: Math.max(before.x1, run.x1) };
+      continue;
+    }
+    const clearance = ELLIPSIS_CLEARANCE * height;
+    if (line.some((w) => w.x1 > run.x0 - clearance && w.x0 < run.x1 + clearance)) continue;
+    out.push({ text: dots, x0: run.x0, x1: run.x1, y0: line[0]!.y0, y1: line[0]!.y1, conf: 90, line: `dots.${out.length}` });
+  }
+  return out;
 }
 
 /**
@@ -95,6 +154,17 @@ function dotOf(image: GrayImage, part: InkBlob, dotSize: number): Dot | undefine
   }
   if (top < 0 || bottom - top > dotSize) return undefined;
   return { x0: left, x1: right, y0: top, y1: bottom, count };
+}
+
+/** Whether no ink lies under the dot, `depth` pixels down from its bottom. */
+function clearBelow(ink: Uint16Array, gw: number, dot: InkBlob, depth: number): boolean {
+  const gh = ink.length / gw;
+  const gx0 = Math.floor(dot.x0 / CELL);
+  const gx1 = Math.floor((dot.x1 - 1) / CELL);
+  const gy0 = Math.floor((dot.y1 - 1) / CELL) + 1;
+  const gy1 = Math.min(gh - 1, Math.floor((dot.y1 + depth) / CELL));
+  for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) if (ink[gy * gw + gx]) return false;
+  return true;
 }
 
 /** Whether no ink lies between dots `a` and `b` (a left of b), from their bottom up to `above` over it. */

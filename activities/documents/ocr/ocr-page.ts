@@ -18,7 +18,7 @@ import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } fro
 import { restoreMinusSigns } from './minus-signs.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
-import { eraseLeaders } from './leaders.js';
+import { dotRuns, eraseLeaders, isErased, withDots } from './leaders.js';
 import { detectOrientation, installedLanguages, languageForScript, meanConfidence, recognize, recognizePicture, type OcrPage, type OcrWord, type PageOrientation } from './tesseract.js';
 
 // Below this mean word confidence the page is probably turned: sparse-text reading assumes
@@ -121,7 +121,8 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
   // The decoded pixels are this reader's own: rules are erased in them directly, unless they
   // may yet be enlarged (resolution unknown).
   const unruled = rules.length ? eraseRules(gray, rules, resolution.known) : gray;
-  const cleaned = eraseLeaders(unruled, dpi, resolution.known || unruled !== gray);
+  const dots = dotRuns(unruled, dpi);
+  const cleaned = eraseLeaders(unruled, dots.filter(isErased), resolution.known || unruled !== gray);
   const rulings = rulingsOfPixelRules(rules);
   let view: View = { image: cleaned, rulings, turned: false };
   // Shaded areas were cleared to dark text on white: no light-on-dark pass (tesseract.ts).
@@ -158,7 +159,8 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
     page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
   }
   if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
-    const words = restoreMinusSigns(view.image, page.words);
+    // The dots were found in the picture as it came: a turned page's are elsewhere.
+    const words = withDots(view.turned ? [] : dots, restoreMinusSigns(view.image, page.words));
     page = { ...page, words: [...words, ...(await readDroppedInk(view.image, words, dpi, source.workDir, pageNumber, lang))] };
   }
   if (page.width !== view.image.width || page.height !== view.image.height) {
