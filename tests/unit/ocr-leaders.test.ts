@@ -1,0 +1,63 @@
+// Rows of dots in page pixels (dot leaders, "..."), drawn here pixel by pixel, and the dots put
+// back as text after tesseract read the picture without them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import { dotRuns, eraseLeaders, isErased, withDots } from '../../activities/documents/ocr/leaders.js';
+import type { OcrWord } from '../../activities/documents/ocr/tesseract.js';
+
+function blank(width: number, height: number): GrayImage {
+  return { width, height, data: new Uint8Array(width * height).fill(255) };
+}
+
+function fill(img: GrayImage, x0: number, y0: number, x1: number, y1: number): void {
+  for (let y = y0; y < y1; y++) img.data.fill(0, y * img.width + x0, y * img.width + x1);
+}
+
+/** `n` dots 5 px square, `pitch` apart, standing on the baseline `y`. */
+function dots(img: GrayImage, x: number, y: number, n: number, pitch = 16): void {
+  for (let i = 0; i < n; i++) fill(img, x + i * pitch, y - 5, x + i * pitch + 5, y);
+}
+
+test('rows of dots on a baseline: leaders and ellipses, not the dots over letters or between them', () => {
+  const img = blank(1200, 400);
+  dots(img, 100, 100, 12); // a leader
+  dots(img, 600, 100, 3); // "..." alone
+  dots(img, 800, 100, 2, 10); // ".."
+  // dots of i's over their stems (a roman "iii" set large), apart from them: ink under each dot
+  for (let i = 0; i < 3; i++) {
+    fill(img, 100 + i * 16, 200, 105 + i * 16, 205);
+    fill(img, 100 + i * 16, 214, 105 + i * 16, 244);
+  }
+  // full stops with letters between them ("U.S.A."): ink between the dots
+  for (let i = 0; i < 4; i++) {
+    fill(img, 300 + i * 30, 210, 320 + i * 30, 240);
+    fill(img, 322 + i * 30, 235, 327 + i * 30, 240);
+  }
+  const runs = dotRuns(img, 300).filter((r) => r.count >= 2);
+  assert.deepEqual(runs.map((r) => [r.x0, r.y0, r.x1, r.y1, r.count]), [
+    [100, 95, 281, 100, 12],
+    [600, 95, 637, 100, 3],
+    [800, 95, 815, 100, 2],
+  ]);
+  const erased = eraseLeaders(img, runs.filter(isErased));
+  assert.equal(erased.data[97 * 1200 + 102], 255, 'leader erased');
+  assert.equal(erased.data[97 * 1200 + 602], 255, 'ellipsis erased, to be put back');
+  assert.equal(erased.data[202 * 1200 + 102], 0, 'the dot of an i kept');
+  assert.equal(img.data[97 * 1200 + 102], 0, 'original untouched');
+});
+
+test('two or three dots put back: alone in a cell as a word, after the word they end; a leader is not', () => {
+  const word = (text: string, x0: number, x1: number): OcrWord => ({ text, x0, x1, y0: 70, y1: 100, conf: 95, line: '1.1.1' });
+  const run = (x0: number, x1: number, count: number) => ({ x0, x1, y0: 95, y1: 100, count });
+  const words = [word('Other', 20, 90), word('income', 100, 180), word('12', 400, 430), word('continued', 700, 860)];
+  const back = withDots([run(200, 500, 12), run(600, 637, 3), run(866, 881, 2), run(1000, 1010, 2)], words);
+  assert.deepEqual(back.map((w) => [w.text, w.x0, w.x1]), [
+    ['Other', 20, 90],
+    ['income', 100, 180],
+    ['12', 400, 430],
+    ['continued..', 700, 881],
+    ['...', 600, 637],
+    ['..', 1000, 1010],
+  ]);
+});
