@@ -34,11 +34,15 @@ test('rows of dots on a baseline: leaders and ellipses, not the dots over letter
     fill(img, 300 + i * 30, 210, 320 + i * 30, 240);
     fill(img, 322 + i * 30, 235, 327 + i * 30, 240);
   }
+  // a glyph ending right before two dots ("etc..")
+  fill(img, 980, 70, 1000, 100);
+  dots(img, 1004, 100, 2, 10);
   const runs = dotRuns(img, 300).filter((r) => r.count >= 2);
-  assert.deepEqual(runs.map((r) => [r.x0, r.y0, r.x1, r.y1, r.count]), [
-    [100, 95, 281, 100, 12],
-    [600, 95, 637, 100, 3],
-    [800, 95, 815, 100, 2],
+  assert.deepEqual(runs.map((r) => [r.x0, r.y0, r.x1, r.y1, r.count, r.alone, isErased(r)]), [
+    [100, 95, 281, 100, 12, true, true],
+    [600, 95, 637, 100, 3, true, true],
+    [800, 95, 815, 100, 2, true, true],
+    [1004, 95, 1019, 100, 2, false, false],
   ]);
   const erased = eraseLeaders(img, runs.filter(isErased));
   assert.equal(erased.data[97 * 1200 + 102], 255, 'leader erased');
@@ -47,16 +51,16 @@ test('rows of dots on a baseline: leaders and ellipses, not the dots over letter
   assert.equal(img.data[97 * 1200 + 102], 0, 'original untouched');
 });
 
-test('two or three dots put back: alone in a cell as a word, after the word they end; a leader is not', () => {
+test('two or three dots alone put back as a word of their own; none beside a word, no leader', () => {
   const word = (text: string, x0: number, x1: number): OcrWord => ({ text, x0, x1, y0: 70, y1: 100, conf: 95, line: '1.1.1' });
-  const run = (x0: number, x1: number, count: number) => ({ x0, x1, y0: 95, y1: 100, count });
+  const run = (x0: number, x1: number, count: number, alone = true) => ({ x0, x1, y0: 95, y1: 100, count, alone });
   const words = [word('Other', 20, 90), word('income', 100, 180), word('12', 400, 430), word('continued', 700, 860)];
-  const back = withDots([run(200, 500, 12), run(600, 637, 3), run(866, 881, 2), run(1000, 1010, 2)], words);
+  const back = withDots([run(200, 380, 12), run(600, 637, 3), run(866, 881, 2), run(1000, 1010, 2), run(1100, 1130, 3, false)], words);
   assert.deepEqual(back.map((w) => [w.text, w.x0, w.x1]), [
     ['Other', 20, 90],
     ['income', 100, 180],
     ['12', 400, 430],
-    ['continued..', 700, 881],
+    ['continued', 700, 860],
     ['...', 600, 637],
     ['..', 1000, 1010],
   ]);

@@ -7,8 +7,8 @@
 // is a piece of ink no taller and no wider than DOT_IN (several dots set tight may touch, then
 // the piece is flat, and counts one dot per run of ink across it). Three dots or fewer stay
 // ("..." stands for "not available"), as do dots with ink between them (decimal points,
-// abbreviations). Two or three dots are erased too, then put back after reading (withDots):
-// tesseract drops them, or reads them with the ink nearby as junk.
+// abbreviations). Two or three dots alone in a cell are erased too, then put back after reading
+// (withDots): tesseract drops them, or reads them with the ink nearby as junk.
 import { CELL, DARK, darkPerCell, type GrayImage } from './gray-image.js';
 import { inkParts, type InkBlob } from './dropped-ink.js';
 import type { OcrWord } from './tesseract.js';
@@ -26,6 +26,8 @@ const CLEAR_UNDER_IN = 0.05;
 const MIN_DOTS = 4;
 // Pixels erased around a run of dots.
 const ERASE_MARGIN = 2;
+// Two or three dots with no ink this near on either side stand alone in their cell.
+const ASIDE_IN = 0.06;
 // The widest piece taken for touching dots, before its runs of ink are counted.
 const MAX_CHAIN_IN = 3;
 
@@ -48,7 +50,10 @@ interface Dot extends InkBlob {
 }
 
 /** A row of dots on one baseline with nothing between them: `count` dots in the box (pixels). */
-export type DotRun = Dot;
+export interface DotRun extends Dot {
+  /** no ink close by on either side: a cell of its own */
+  alone: boolean;
+}
 
 /** Whether a run of dots is a leader (four or more); two or three are an ellipsis. */
 function isLeader(run: DotRun): boolean {
@@ -78,30 +83,44 @@ export function dotRuns(image: GrayImage, dpi: number): DotRun[] {
     if (run) run.push(d);
     else runs.push([d]);
   }
-  return runs.map((r) => ({
-    x0: r[0]!.x0,
-    x1: r[r.length - 1]!.x1,
-    y0: Math.min(...r.map((d) => d.y0)),
-    y1: Math.max(...r.map((d) => d.y1)),
-    count: r.reduce((n, d) => n + d.count, 0),
-  }));
+  const aside = ASIDE_IN * dpi;
+  return runs.map((r) => {
+    const run = {
+      x0: r[0]!.x0,
+      x1: r[r.length - 1]!.x1,
+      y0: Math.min(...r.map((d) => d.y0)),
+      y1: Math.max(...r.map((d) => d.y1)),
+      count: r.reduce((n, d) => n + d.count, 0),
+      alone: false,
+    };
+    run.alone = clearAside(ink, gw, run, aside, clearAbove);
+    return run;
+  });
 }
 
-// A run this close after a word (share of the word's height) ends it: "continued...".
-const ENDS_WORD_GAP = 0.5;
+/** Whether no ink lies within `aside` pixels left and right of the run, from its bottom up to `above` over it. */
+function clearAside(ink: Uint16Array, gw: number, run: InkBlob, aside: number, above: number): boolean {
+  const left = { x0: 0, y0: run.y0, x1: Math.max(0, run.x0 - aside), y1: run.y1 };
+  const right = { x0: run.x1 + aside, y0: run.y0, x1: 0, y1: run.y1 };
+  return clearBetween(ink, gw, left, run, above) && clearBetween(ink, gw, run, right, above);
+}
+
 // No word of its line nearer to a lone run than this share of the words' height.
 const ELLIPSIS_CLEARANCE = 1.0;
 
-/** Whether a run of dots is erased before tesseract reads the picture: a leader, or two or three dots. */
+/**
+ * Whether a run of dots is erased before tesseract reads the picture: a leader, or two or three
+ * dots alone (kept beside other ink: the two strokes of a dakuten, "etc...").
+ */
 export function isErased(run: DotRun): boolean {
-  return run.count >= 2;
+  return isLeader(run) || (run.count >= 2 && run.alone);
 }
 
 /**
- * `words` with the runs of two or three dots erased before reading put back (tesseract read them
- * with the ink nearby as junk: "..." over the "(88)" of the line below came out "(28)"): at the
- * end of the word they follow, or as a word of their own when alone in a cell ("..", "...": not
- * available, in statistical tables). A run on no line of words is left out.
+ * `words` with the lone runs of two or three dots erased before reading put back as words
+ * ("..", "...": not available, in statistical tables); tesseract dropped them, or read them with
+ * the ink nearby as junk ("..." over the "(88)" of the line below came out "(28)"). A run on no
+ * line of words, or close to one of its words, is left out.
  */
 export function withDots(runs: readonly DotRun[], words: readonly OcrWord[]): OcrWord[] {
   const out = [...words];
@@ -110,16 +129,9 @@ export function withDots(runs: readonly DotRun[], words: readonly OcrWord[]): Oc
     const cy = (run.y0 + run.y1) / 2;
     const line = out.filter((w) => cy > w.y0 + 0.5 * (w.y1 - w.y0) && cy < w.y1 + 0.15 * (w.y1 - w.y0));
     if (line.length === 0) continue;
-    const height = line[0]!.y1 - line[0]!.y0;
-    const before = line.filter((w) => w.x1 <= run.x0 + CELL && run.x0 - w.x1 <= ENDS_WORD_GAP * height).sort((a, b) => b.x1 - a.x1)[0];
-    const dots = '.'.repeat(run.count);
-    if (before) {
-      out[out.indexOf(before)] = { ...before, text: before.text + dots, x1: Math.max(before.x1, run.x1) };
-      continue;
-    }
-    const clearance = ELLIPSIS_CLEARANCE * height;
+    const clearance = ELLIPSIS_CLEARANCE * (line[0]!.y1 - line[0]!.y0);
     if (line.some((w) => w.x1 > run.x0 - clearance && w.x0 < run.x1 + clearance)) continue;
-    out.push({ text: dots, x0: run.x0, x1: run.x1, y0: line[0]!.y0, y1: line[0]!.y1, conf: 90, line: `dots.${out.length}` });
+    out.push({ text: '.'.repeat(run.count), x0: run.x0, x1: run.x1, y0: line[0]!.y0, y1: line[0]!.y1, conf: 90, line: `dots.${out.length}` });
   }
   return out;
 }

@@ -57,6 +57,11 @@ export function turnRulings(rulings: readonly Ruling[], clockwise: 0 | 90 | 180 
   });
 }
 
+// A word's box is about as tall as its capitals and ascenders, three quarters of its font size:
+// the layout judges gaps in font sizes, as on digital pages (a total's line under a table's last
+// rule was "too far" from it by its box height alone).
+const BOX_TO_FONT_SIZE = 1.3;
+
 /**
  * `scale` converts pixels to points (72 / dpi); `rulings` are in pixels of the same picture;
  * `knownTurns` from orientation detection. With `upright`, the picture is taken as upright
@@ -79,7 +84,7 @@ export function ocrGeometry(page: OcrPage, pageNumber: number, scale: number, ru
     const x1 = Math.max(ax, bx) * scale;
     const y0 = Math.min(ay, by) * scale;
     const y1 = Math.max(ay, by) * scale;
-    return { text: w.text, x0, y0, x1, y1, size: y1 - y0, font: '', rtl: isRtlText(w.text) };
+    return { text: w.text, x0, y0, x1, y1, size: (y1 - y0) * BOX_TO_FONT_SIZE, font: '', rtl: isRtlText(w.text) };
   });
   const sideways = turns % 2 === 1;
   const rules = turnRulings(rulings, clockwise, W, H, scale);
