@@ -41,10 +41,9 @@ function fitsColumns(line: Line, spans: readonly (Span | undefined)[]): boolean 
 /**
  * Lines right above (its header) or right below (a total under the last rule) a table ruled only
  * between rows, each close to the next and with pieces in the table's columns; at most three.
- * `body`: the table's lines between its rules.
+ * `spans`: where the table's lines of figures lie in each column.
  */
-function linesBeside(lines: readonly Line[], box: Box, body: readonly Line[], xs: readonly number[], side: 'above' | 'below'): Line[] {
-  const spans = figureSpans(body, xs);
+function linesBeside(lines: readonly Line[], box: Box, spans: readonly (Span | undefined)[], side: 'above' | 'below'): Line[] {
   const within = (l: Line): boolean => l.box.x0 >= box.x0 - 2 && l.box.x1 <= box.x1 + 2;
   const beside =
     side === 'above'
@@ -72,19 +71,25 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
 
   let headerHint = 0;
   let footer: Line[] = [];
+  // Where the lines of figures lie in each column, once the columns are known (totals under the
+  // last rule are placed by them).
+  let figures: (Span | undefined)[] = [];
   let xs = [box.x0, ...positions(verticals).filter((x) => x > box.x0 + 3 && x < box.x1 - 3), box.x1];
   const ruledColumns = xs.length > 2;
   if (!ruledColumns) {
-    xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
+    let lines = groupLines(words);
+    xs = whitespaceColumns(lines, box.x0, box.x1);
     if (verticals.length === 0) {
-      const header = linesBeside(pageLines, box, groupLines(words), xs, 'above');
+      const header = linesBeside(pageLines, box, figureSpans(lines, xs), 'above');
       if (header.length) {
         headerHint = header.length;
         box = { ...box, y0: Math.min(...header.map((l) => l.box.y0)) - INSIDE };
         words = wordsInside(pageWords, box);
-        xs = whitespaceColumns(groupLines(words), box.x0, box.x1);
+        lines = groupLines(words);
+        xs = whitespaceColumns(lines, box.x0, box.x1);
       }
-      footer = linesBeside(pageLines, box, groupLines(words), xs, 'below');
+      figures = figureSpans(lines, xs);
+      footer = linesBeside(pageLines, box, figures, 'below');
     }
   } else {
     // Columns the producer left undrawn inside a drawn one.
@@ -147,7 +152,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
   });
   // Lines under the last rule are rows of their own, outside the bands.
   if (footer.length) {
-    rows.push(...linesToRows(footer, xs, figureSpans(groupLines(words), xs)));
+    rows.push(...linesToRows(footer, xs, figures));
     box = { ...box, y1: Math.max(...footer.map((l) => l.box.y1)) + INSIDE };
   }
   return { box, xs, rows, headerHint };

@@ -21,11 +21,18 @@ export function runningLines(pages: readonly PageGeometry[], linesByPage: readon
   const candidates = pages.map((page, i) => marginLines(page, linesByPage[i]!));
   const found = pages.map(() => new Set<Line>());
   if (pages.length < 2) return found;
-  const key = (line: Line): string => lineText(line).replace(/\d+/gu, '#').replace(/\s+/gu, ' ').trim();
-  candidates.forEach((lines, i) => {
-    for (const line of lines) {
-      const repeated = candidates.some((others, j) => j !== i && others.some((o) => key(o) === key(line) && Math.abs(o.box.y0 - line.box.y0) <= SAME_PLACE));
-      if (repeated) found[i]!.add(line);
+  // Where each text (figures aside) stands: page and height.
+  const places = new Map<string, { page: number; y: number }[]>();
+  const keyed = candidates.map((lines, page) =>
+    lines.map((line) => {
+      const key = lineText(line).replace(/\d+/gu, '#').replace(/\s+/gu, ' ').trim();
+      places.set(key, [...(places.get(key) ?? []), { page, y: line.box.y0 }]);
+      return { line, key };
+    }),
+  );
+  keyed.forEach((lines, page) => {
+    for (const { line, key } of lines) {
+      if (places.get(key)!.some((p) => p.page !== page && Math.abs(p.y - line.box.y0) <= SAME_PLACE)) found[page]!.add(line);
     }
   });
   return found;

@@ -75,26 +75,26 @@ export function dotRuns(image: GrayImage, dpi: number): DotRun[] {
   const clearAbove = CLEAR_ABOVE_IN * dpi;
   const maxGap = MAX_GAP_IN * dpi;
   const runs: Dot[][] = [];
+  // Runs whose last dot is within reach of the dots still to come (sorted by their left edge).
+  let open: Dot[][] = [];
   for (const d of dots) {
-    const run = runs.find((r) => {
+    open = open.filter((r) => d.x0 - r[r.length - 1]!.x1 <= maxGap);
+    const run = open.find((r) => {
       const last = r[r.length - 1]!;
-      return Math.abs(last.y1 - d.y1) <= CELL && d.x0 - last.x1 <= maxGap && d.x0 >= last.x1 && clearBetween(ink, gw, last, d, clearAbove);
+      return Math.abs(last.y1 - d.y1) <= CELL && d.x0 >= last.x1 && clearBetween(ink, gw, last, d, clearAbove);
     });
     if (run) run.push(d);
-    else runs.push([d]);
+    else {
+      runs.push([d]);
+      open.push(runs[runs.length - 1]!);
+    }
   }
   const aside = ASIDE_IN * dpi;
   return runs.map((r) => {
-    const run = {
-      x0: r[0]!.x0,
-      x1: r[r.length - 1]!.x1,
-      y0: Math.min(...r.map((d) => d.y0)),
-      y1: Math.max(...r.map((d) => d.y1)),
-      count: r.reduce((n, d) => n + d.count, 0),
-      alone: false,
-    };
-    run.alone = clearAside(ink, gw, run, aside, clearAbove);
-    return run;
+    const box = { x0: r[0]!.x0, x1: r[r.length - 1]!.x1, y0: Math.min(...r.map((d) => d.y0)), y1: Math.max(...r.map((d) => d.y1)) };
+    const count = r.reduce((n, d) => n + d.count, 0);
+    // Only two or three dots need to stand alone (isErased).
+    return { ...box, count, alone: count >= 2 && count < MIN_DOTS && clearAside(ink, gw, box, aside, clearAbove) };
   });
 }
 
