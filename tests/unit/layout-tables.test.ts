@@ -585,6 +585,41 @@ test('a column of lone currency signs joins the figures on its right', async () 
   ]);
 });
 
+test('a page in two columns of prose: a small table in one column is read apart from the prose beside it', async () => {
+  const prose = 'Revenue grew strongly in the second half of the year as new customers in the northern region came on board and existing customers renewed their contracts at higher volumes than a year earlier.';
+  const doc = await read('two-columns', [
+    (p) => {
+      /** The prose set in a column 220 points wide from x; returns the height under it. */
+      const column = (x: number, top: number): number => {
+        let line = '';
+        let y = top;
+        for (const w of prose.split(' ')) {
+          if (line && p.width(`${line} ${w}`) > 220) {
+            p.text(line, x, y);
+            y += 13;
+            line = '';
+          }
+          line = line ? `${line} ${w}` : w;
+        }
+        p.text(line, x, y);
+        return y + 13;
+      };
+      column(72, column(72, 100) + 10);
+      const top = column(320, 100) + 10;
+      lineAt(p, [320, 430, 490], top, ['Segment', '2024', '2023'], { bold: true });
+      [['North', '1,204', '980'], ['South', '870', '905'], ['Total', '2,074', '1,885']].forEach((r, i) => lineAt(p, [320, 430, 490], top + 15 + i * 13, r));
+      column(320, top + 70);
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['Segment', '2024', '2023'],
+    ['North', '1,204', '980'],
+    ['South', '870', '905'],
+    ['Total', '2,074', '1,885'],
+  ]);
+});
+
 test('two tables on one page are told apart', async () => {
   const doc = await read('two', [
     (p) => {

@@ -6,6 +6,7 @@ import { findRuledRegions } from './grid.js';
 import { headerShape, mergeRows } from './header.js';
 import { joinColumns } from './column-joins.js';
 import { groupLines, type Line } from './lines.js';
+import { pageColumns } from './page-columns.js';
 import { ruledGrid, wordsInside, type GridRows } from './ruled-table.js';
 import type { CellRow, LayoutTable } from './table.js';
 import { textTables } from './text-table.js';
@@ -20,10 +21,12 @@ export function findPageTables(page: PageGeometry, lines: readonly Line[] = grou
     tables.push(table);
     for (const w of wordsInside(page.words, grid.box)) claimed.add(w);
   }
-  const rest = groupLines(page.words.filter((w) => !claimed.has(w)));
-  for (const grid of textTables(rest)) {
-    const table = finish(grid, page.page, false);
-    if (table) tables.push(table);
+  // A page in two columns of prose: each column's tables apart from the prose beside them.
+  for (const column of pageColumns(page.words.filter((w) => !claimed.has(w)))) {
+    for (const grid of textTables(groupLines(column))) {
+      const table = finish(grid, page.page, false);
+      if (table) tables.push(table);
+    }
   }
   return readingOrder(tables);
 }
