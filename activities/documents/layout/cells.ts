@@ -53,9 +53,11 @@ export function isValueLike(text: string): boolean {
 // Dot leaders (". . . ." or "……") lead the eye from a label to its figures; they belong to
 // neither. Three dots or fewer stay: "..." often stands for "not available".
 const DOT_RUN = /(?:[.·‧∙…]\s*){2,}/gu;
+/** Dots in a row that make a leader, at least (in text here, in a scan's pixels in ocr/leaders.ts). */
+export const LEADER_DOTS = 4;
 
 function isLeader(run: string): boolean {
-  return [...run].reduce((n, c) => n + (c === '…' ? 3 : /\s/u.test(c) ? 0 : 1), 0) >= 4;
+  return [...run].reduce((n, c) => n + (c === '…' ? 3 : /\s/u.test(c) ? 0 : 1), 0) >= LEADER_DOTS;
 }
 
 /** Text with its dot leaders taken out and whitespace collapsed. */

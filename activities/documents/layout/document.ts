@@ -17,16 +17,15 @@ export function layoutDocument(input: readonly PageGeometry[]): DocumentLayout {
   const linesByPage = pages.map((p) => groupLines(p.words));
   // Tables are found without the running heads and feet; the text lines (fields) keep them.
   const running = runningLines(pages, linesByPage);
+  const bodyLines = linesByPage.map((lines, i) => (running[i]!.size ? lines.filter((l) => !running[i]!.has(l)) : lines));
   const tablesByPage = pages.map((p, i) => {
-    const skip = running[i]!;
-    if (skip.size === 0) return findPageTables(p, linesByPage[i]);
-    const words = new Set([...skip].flatMap((l) => l.words));
-    return findPageTables({ ...p, words: p.words.filter((w) => !words.has(w)) }, linesByPage[i]!.filter((l) => !skip.has(l)));
+    if (running[i]!.size === 0) return findPageTables(p, linesByPage[i]);
+    const words = new Set([...running[i]!].flatMap((l) => l.words));
+    return findPageTables({ ...p, words: p.words.filter((w) => !words.has(w)) }, bodyLines[i]);
   });
   const markers = new Map<LayoutTable, string | undefined>();
   tablesByPage.forEach((tables, i) => {
-    const body = linesByPage[i]!.filter((l) => !running[i]!.has(l));
-    for (const t of tables) markers.set(t, textAbove(t, tables, body));
+    for (const t of tables) markers.set(t, textAbove(t, tables, bodyLines[i]!));
   });
   const joined = joinContinuedTables(tablesByPage, pages.map((p) => p.width));
   const counter = new Map<number, number>();

@@ -12,6 +12,7 @@
 import { CELL, DARK, darkPerCell, type GrayImage } from './gray-image.js';
 import { inkParts, type InkBlob } from './dropped-ink.js';
 import type { OcrWord } from './tesseract.js';
+import { LEADER_DOTS } from '../layout/cells.js';
 
 // Sizes in inches: a full stop of 6 to 14 pt text is about 0.01-0.03 in across.
 const DOT_IN = 0.035;
@@ -23,7 +24,6 @@ const CLEAR_ABOVE_IN = 0.08;
 // Depth under a dot that holds no ink: a full stop stands on the baseline; the dot of an i or
 // the two of an ü stand over their letter.
 const CLEAR_UNDER_IN = 0.05;
-const MIN_DOTS = 4;
 // Pixels erased around a run of dots.
 const ERASE_MARGIN = 2;
 // Two or three dots with no ink this near on either side stand alone in their cell.
@@ -57,7 +57,7 @@ export interface DotRun extends Dot {
 
 /** Whether a run of dots is a leader (four or more); two or three are an ellipsis. */
 function isLeader(run: DotRun): boolean {
-  return run.count >= MIN_DOTS;
+  return run.count >= LEADER_DOTS;
 }
 
 /** The rows of dots of the picture (a lone dot too, as a run of one). */
@@ -94,7 +94,7 @@ export function dotRuns(image: GrayImage, dpi: number): DotRun[] {
     const box = { x0: r[0]!.x0, x1: r[r.length - 1]!.x1, y0: Math.min(...r.map((d) => d.y0)), y1: Math.max(...r.map((d) => d.y1)) };
     const count = r.reduce((n, d) => n + d.count, 0);
     // Only two or three dots need to stand alone (isErased).
-    return { ...box, count, alone: count >= 2 && count < MIN_DOTS && clearAside(ink, gw, box, aside, clearAbove) };
+    return { ...box, count, alone: count >= 2 && count < LEADER_DOTS && clearAside(ink, gw, box, aside, clearAbove) };
   });
 }
 
@@ -170,21 +170,20 @@ function dotOf(image: GrayImage, part: InkBlob, dotSize: number): Dot | undefine
 
 /** Whether no ink lies under the dot, `depth` pixels down from its bottom. */
 function clearBelow(ink: Uint16Array, gw: number, dot: InkBlob, depth: number): boolean {
-  const gh = ink.length / gw;
-  const gx0 = Math.floor(dot.x0 / CELL);
-  const gx1 = Math.floor((dot.x1 - 1) / CELL);
-  const gy0 = Math.floor((dot.y1 - 1) / CELL) + 1;
-  const gy1 = Math.min(gh - 1, Math.floor((dot.y1 + depth) / CELL));
-  for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) if (ink[gy * gw + gx]) return false;
-  return true;
+  return !inkInCells(ink, gw, Math.floor(dot.x0 / CELL), Math.floor((dot.x1 - 1) / CELL), Math.floor((dot.y1 - 1) / CELL) + 1, Math.floor((dot.y1 + depth) / CELL));
 }
 
 /** Whether no ink lies between dots `a` and `b` (a left of b), from their bottom up to `above` over it. */
 function clearBetween(ink: Uint16Array, gw: number, a: InkBlob, b: InkBlob, above: number): boolean {
-  const gx0 = Math.floor(a.x1 / CELL) + 1;
-  const gx1 = Math.floor((b.x0 - 1) / CELL) - 1;
-  const gy0 = Math.max(0, Math.floor((Math.min(a.y0, b.y0) - above) / CELL));
-  const gy1 = Math.floor((Math.max(a.y1, b.y1) - 1) / CELL);
-  for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) if (ink[gy * gw + gx]) return false;
-  return true;
+  const gy0 = Math.floor((Math.min(a.y0, b.y0) - above) / CELL);
+  return !inkInCells(ink, gw, Math.floor(a.x1 / CELL) + 1, Math.floor((b.x0 - 1) / CELL) - 1, gy0, Math.floor((Math.max(a.y1, b.y1) - 1) / CELL));
+}
+
+/** Whether a square of the ink grid in columns gx0..gx1 and rows gy0..gy1 (kept inside the grid) holds ink. */
+function inkInCells(ink: Uint16Array, gw: number, gx0: number, gx1: number, gy0: number, gy1: number): boolean {
+  const [x0, x1] = [Math.max(0, gx0), Math.min(gw - 1, gx1)];
+  for (let gy = Math.max(0, gy0); gy <= Math.min(ink.length / gw - 1, gy1); gy++) {
+    for (let gx = x0; gx <= x1; gx++) if (ink[gy * gw + gx]) return true;
+  }
+  return false;
 }
