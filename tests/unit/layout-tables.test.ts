@@ -403,7 +403,10 @@ test('a row missing its last figure is a row of its own, not the wrap of the row
   ]);
 });
 
-/** A bank statement: a debit or a credit in each row, descriptions wrapped onto a second line. */
+/**
+ * A bank statement: a debit or a credit in each row, descriptions wrapped onto a second line or
+ * set over three lines, the first of them short ("Direct debit").
+ */
 function bankStatement(p: PageDrawer): void {
   p.text('Account statement 1 March 2024 - 31 March 2024', 72, 70);
   const right = (t: string, x1: number, top: number, bold = false): void => p.text(t, x1 - p.width(t, { bold }), top, { bold });
@@ -424,14 +427,15 @@ const BANK_LINES = [
   ['01/03/2024', ['Opening balance'], '', '', '1,250.00'],
   ['02/03/2024', ['Card payment TESCO STORES 2231', 'LONDON GB'], '45.20', '', '1,204.80'],
   ['03/03/2024', ['Salary ACME LTD'], '', '2,400.00', '3,604.80'],
-  ['05/03/2024', ['Transfer to savings'], '500.00', '', '3,104.80'],
-  ['09/03/2024', ['Card payment AMAZON MARKETPLACE', 'EU SARL LUXEMBOURG'], '23.99', '', '3,080.81'],
-  ['12/03/2024', ['Refund AMAZON'], '', '23.99', '3,104.80'],
+  ['04/03/2024', ['Direct debit', 'BRITISH GAS', 'REF 5521 0093'], '62.10', '', '3,542.70'],
+  ['05/03/2024', ['Transfer to savings'], '500.00', '', '3,042.70'],
+  ['09/03/2024', ['Card payment AMAZON MARKETPLACE', 'EU SARL LUXEMBOURG'], '23.99', '', '3,018.71'],
+  ['12/03/2024', ['Refund AMAZON'], '', '23.99', '3,042.70'],
 ] as const;
 
 const BANK_ROWS = [['Date', 'Description', 'Debit', 'Credit', 'Balance'], ...BANK_LINES.map(([d, desc, ...amounts]) => [d, desc.join(' '), ...amounts])];
 
-test('a bank statement: a debit or a credit left empty in each row, descriptions wrapped', async () => {
+test('a bank statement: a debit or a credit left empty in each row, descriptions wrapped or set over lines', async () => {
   assert.deepEqual(await rowsOf(await read('bank', [bankStatement])), BANK_ROWS);
 });
 

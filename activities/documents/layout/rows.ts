@@ -1,6 +1,6 @@
 // Text lines of a table -> rows: each line starts a row unless it only continues cells of the
-// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma;
-// and a bold header's first data row under it is no wrap).
+// row above that wrapped (the text above fills its column, or breaks after a hyphen or comma, or
+// the line leaves the row's key empty; and a bold header's first data row under it is no wrap).
 import { type PageWord, sameType } from './geometry.js';
 import { cellText, isValueLike } from './cells.js';
 import { cellsOfLine, figureSpans } from './line-cells.js';
@@ -98,6 +98,7 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
   const filled = cells.filter((c) => c.length).length;
   const rowFilled = row.cells.filter((c) => c.length).length;
   if (filled >= rowFilled) return false;
+  const keyed = leavesKey(row, cells);
   return cells.every((words, c) => {
     if (words.length === 0) return true;
     const above = previous.cells[c]!;
@@ -109,6 +110,20 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
     // A figure does not wrap onto the line below: a figure under one starts a row of its own
     // ("Other income  12" under "Cost of sales  (800)  (700)", its second figure missing).
     if (isValueLike(cellText(words)) && isValueLike(cellText(above))) return false;
-    return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text);
+    return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text) || (keyed && sameType(words[0]!, last));
   });
+}
+
+/**
+ * The line leaves empty the row's first cell, which holds a key (a date, a number, a code), and
+ * fills only the row's next cell: a statement's description set over several lines ("Direct
+ * debit" / "BRITISH GAS" / "REF 5521 0093" beside "04/03/2024"), where a short first line has not
+ * filled its column. A line in the key's column starts a record. Figures before a
+ * label (a right-to-left table's) are no key: a heading under such a row starts a group.
+ */
+function leavesKey(row: CellRow, cells: readonly PageWord[][]): boolean {
+  const filled = row.cells.flatMap((c, k) => (c.length ? [k] : []));
+  const [key, next] = filled;
+  if (key === undefined || next === undefined || !isValueLike(cellText(row.cells[key]!))) return false;
+  return cells.every((words, c) => (c === next) === words.length > 0);
 }
