@@ -62,13 +62,8 @@ function findLabels(lines: readonly TextLine[], labels: readonly string[]): Labe
         // "Total: 12" in one word: the label is the part before the colon.
         const colon = text.indexOf(':');
         const label = colon > 0 ? text.slice(0, colon) : text;
-        let similarity = 0;
         const span = normalizeLabel(label).length;
-        for (const l of labels) {
-          // A fragment of a longer label ("number" of "VAT number") is not that label.
-          if (span < 0.75 * normalizeLabel(l).length) continue;
-          similarity = Math.max(similarity, labelSimilarity(label, l));
-        }
+        const similarity = bestSimilarity(label, labels);
         // At equal similarity the longer label wins: "Total due" over "Total".
         if (similarity >= LABEL_THRESHOLD && (!best || similarity >= best.similarity)) {
           best = { line: index, after: end + 1, box: spanBox(words.slice(start, end + 1)), similarity, span };
@@ -80,6 +75,17 @@ function findLabels(lines: readonly TextLine[], labels: readonly string[]): Labe
     if (best) hits.push(best);
   });
   return hits.sort((a, b) => b.similarity - a.similarity || b.span - a.span || a.line - b.line);
+}
+
+/** How well `text` reads as one of `labels`; a fragment of a longer label ("number" of "VAT number") is none. */
+function bestSimilarity(text: string, labels: readonly string[]): number {
+  const span = normalizeLabel(text).length;
+  let similarity = 0;
+  for (const l of labels) {
+    if (span < 0.75 * normalizeLabel(l).length) continue;
+    similarity = Math.max(similarity, labelSimilarity(text, l));
+  }
+  return similarity;
 }
 
 function spanBox(words: readonly WordBox[]): LabelHit['box'] {
@@ -155,20 +161,27 @@ function typedValue(text: string, dataType: string): string | undefined {
 export function findFieldValues(lines: TextLine[], fields: { key: string; name: string; data_type: string; description?: string }[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const field of fields) {
-    values[field.key] = findField(lines, field);
+    const otherLabels = fields.filter((f) => f.key !== field.key).flatMap(labelsOf);
+    values[field.key] = findField(lines, field, otherLabels);
   }
   return values;
 }
 
-function findField(lines: readonly TextLine[], field: FieldSpec): string {
+/**
+ * `otherLabels`: the other fields' labels. Text reading as one of them is no value: in a form's
+ * row of boxes ("Invoice number  Invoice date" over "INV-0042  14/03/2024") the next label sits
+ * right of a label whose value is below it.
+ */
+function findField(lines: readonly TextLine[], field: FieldSpec, otherLabels: readonly string[]): string {
   const hits = findLabels(lines, labelsOf(field));
   const typed = TYPE_PATTERNS[field.data_type] !== undefined;
+  const value = (text: string): string => (isLabel(text) || bestSimilarity(text, otherLabels) >= LABEL_THRESHOLD ? '' : text);
   let fallback = '';
   for (const hit of hits) {
     const [right = '', ...further] = valuesRight(lines[hit.line]!, hit);
     const below = valueBelow(lines, hit);
     // Nearest first: the text right of the label, the line below, then further along the line.
-    const candidates = [right, isLabel(below) ? '' : below, ...further];
+    const candidates = [right, below, ...further].map(value);
     if (!typed) {
       const found = candidates.slice(0, 2).find((c) => c !== '');
       if (found) return found;

@@ -113,3 +113,20 @@ test('an invoice head: an abbreviated label, a VAT id beside the VAT amount, cod
     { key: 'due_date', name: 'Due date', data_type: 'date' },
   ]), { invoice_number: 'NW-2024-0193', vat_id: 'DE123456789', vat: '75.05', due_date: '2024-04-13' });
 });
+
+test('a form’s row of boxes, each label over its value: the next box’s label is no value of the first', async () => {
+  const doc = await read('boxes', [
+    (p) => {
+      p.text('INVOICE', 72, 50, { size: 18, bold: true });
+      p.grid([72, 192, 312, 432, 552], [90, 126], [[['Invoice number', 'INV-2024-0042'], ['Invoice date', '14/03/2024'], ['Due date', '13/04/2024'], ['Reference', 'PO 7781']]]);
+      p.grid([350, 450, 540], [400, 420, 440], [['Subtotal', '1,250.00'], ['Total due', 'GBP 1,500.00']]);
+    },
+  ]);
+  assert.deepEqual(findFieldValues(doc.lines, [
+    { key: 'invoice_number', name: 'Invoice number', data_type: 'string' },
+    { key: 'invoice_date', name: 'Invoice date', data_type: 'date' },
+    { key: 'due_date', name: 'Due date', data_type: 'string' },
+    { key: 'reference', name: 'Reference', data_type: 'string' },
+    { key: 'total', name: 'Total due', data_type: 'currency' },
+  ]), { invoice_number: 'INV-2024-0042', invoice_date: '14/03/2024', due_date: '13/04/2024', reference: 'PO 7781', total: '1,500.00' });
+});
