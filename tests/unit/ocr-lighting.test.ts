@@ -1,6 +1,8 @@
 // Uneven light: a generated page rendered at 300 dpi (pdftoppm) whose paper darkens to 55% across
 // the page, as in a photo's shadow, reads back with the same table rows as the evenly lit page;
 // the paper is brought back to white and the ink kept dark; an evenly lit page is left as it is.
+// Grainy paper (greyed, every pixel scattered, saved as a JPEG) reads back alike: its paper is
+// made white, while ink and shading stay.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,13 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
-import { evenLight } from '../../activities/documents/ocr/lighting.js';
+import { evenLight, whitenPaper } from '../../activities/documents/ocr/lighting.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 
 let dir = '';
 let page: GrayImage;
 let shaded: GrayImage;
+
+/** Paper greyed by `grain` and every pixel scattered by up to `grain` either way (a fixed seed). */
+function grainy(image: GrayImage, grain: number): Uint8Array {
+  let seed = 1;
+  const scatter = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 2 * grain;
+  return Uint8Array.from(image.data, (v) => Math.max(0, Math.min(255, Math.round((v * (255 - grain)) / 255 + scatter()))));
+}
 
 const plain = [
   ['Item', 'Supplier', 'Units', 'Cost'],
@@ -47,6 +56,7 @@ before(async () => {
   const data = Uint8Array.from(page.data, (v, i) => Math.round(v * (1 - 0.45 * ((i % page.width) / page.width))));
   shaded = { width: page.width, height: page.height, data };
   await sharp(data, { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).png().toFile(join(dir, 'shaded.png'));
+  await sharp(grainy(page, 20), { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).jpeg({ quality: 75 }).toFile(join(dir, 'grainy.jpg'));
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -72,4 +82,37 @@ test('paper in shadow is brought back to white; ink stays dark', () => {
 test('the page in shadow reads with the rows of the evenly lit page', async () => {
   assert.deepEqual(await imageTables(join(dir, 'page.png')), [plain, ruled]);
   assert.deepEqual(await imageTables(join(dir, 'shaded.png')), [plain, ruled]);
+});
+
+test('clean paper is left as it is', () => {
+  assert.ok(whitenPaper(page) === page, 'a new picture for a clean page');
+});
+
+test('grainy paper is made white; ink and a shaded band stay as they were', () => {
+  // paper 235, a band shaded 200 (rows 100-139), ink squares of 20 on both; all scattered (about 9 greys)
+  const width = 400;
+  const height = 240;
+  const clean = new Uint8Array(width * height).map((_, i) => {
+    const [x, y] = [i % width, Math.floor(i / width)];
+    if (x % 50 < 6 && y % 40 < 20) return 20;
+    return y >= 100 && y < 140 ? 200 : 235;
+  });
+  const picture = { width, height, data: clean };
+  let seed = 7;
+  const uniform = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
+  const scattered = { width, height, data: Uint8Array.from(picture.data, (v) => Math.max(0, v + Math.round((uniform() + uniform() + uniform() + uniform()) * 15))) };
+  const white = whitenPaper(scattered);
+  const count = (test: (v: number, i: number) => boolean): number => white.data.reduce((n, v, i) => n + (test(v, i) ? 1 : 0), 0);
+  const paper = count((_, i) => clean[i] === 235);
+  // (but in the squares the band's edges cross: 8 rows of 200)
+  assert.ok(count((v, i) => clean[i] === 235 && v === 255) > 0.95 * paper, 'paper made white');
+  assert.equal(count((v, i) => clean[i] === 20 && v !== scattered.data[i]), 0, 'ink kept');
+  // (the squares the band's edges cross may go white: it is judged inside them)
+  const inside = (i: number): boolean => clean[i] === 200 && Math.floor(i / width) >= 104 && Math.floor(i / width) < 136;
+  const band = count((_, i) => inside(i));
+  assert.equal(count((v, i) => inside(i) && v === scattered.data[i]), band, 'shading kept');
+});
+
+test('the page on grainy paper reads with the rows of the clean page', async () => {
+  assert.deepEqual(await imageTables(join(dir, 'grainy.jpg')), [plain, ruled]);
 });

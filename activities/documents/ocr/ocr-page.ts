@@ -11,7 +11,7 @@ import type { PageGeometry, Ruling } from '../layout/geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
 import { straighten } from './deskew.js';
-import { evenLight } from './lighting.js';
+import { evenLight, whitenPaper } from './lighting.js';
 import { OCR_DPI } from './raster.js';
 import { enlargeGray, shrinkGray } from './resample.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
@@ -112,10 +112,10 @@ const ALL_TURNS: Turn[] = [180, 90, 270];
 
 async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, resolution: { dpi: number; known: boolean }, base: string): Promise<PageGeometry> {
   const { dpi } = resolution;
-  // Paper gone grey under uneven light is brought back to white; a scan fed in askew is then
+  // Paper gone grey under uneven light is brought back to white, grainy paper too; a scan fed in askew is then
   // straightened: rules are found along rows and columns of pixels, and words are put into rows
   // and columns by their boxes.
-  const lit = evenLight(decoded);
+  const lit = whitenPaper(evenLight(decoded));
   const { image: gray } = straighten(lit);
   const rules = findPixelRules(gray, dpi);
   // The decoded pixels are this reader's own: rules are erased in them directly, unless they
