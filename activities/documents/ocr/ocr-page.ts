@@ -112,9 +112,9 @@ const ALL_TURNS: Turn[] = [180, 90, 270];
 
 async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: number, resolution: { dpi: number; known: boolean }, base: string): Promise<PageGeometry> {
   const { dpi } = resolution;
-  // Paper gone grey under uneven light is brought back to white, grainy paper too; a scan fed in askew is then
-  // straightened: rules are found along rows and columns of pixels, and words are put into rows
-  // and columns by their boxes.
+  // Paper gone grey under uneven light is brought back to white, grainy paper too; a scan fed in
+  // askew is then straightened: rules are found along rows and columns of pixels, and words are
+  // put into rows and columns by their boxes.
   const lit = whitenPaper(evenLight(decoded));
   const { image: gray } = straighten(lit);
   const rules = findPixelRules(gray, dpi);
