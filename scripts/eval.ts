@@ -1,5 +1,5 @@
 // Accuracy of table extraction against reference CSVs (NAME.pdf + NAME.expected.csv).
-//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION] [--grain GREYS]
+//   npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION] [--grain GREYS] [--photo TILT]
 // --direct reads in process (engine + the pipeline's table planning); the default goes through
 // the REST API (DISTILL_URL, DISTILL_API_KEY or a new workspace). Each document is scored as the
 // digital PDF and, for OCR, as its first page rendered at 300 dpi (--dpi N: at N) to PNG (the
@@ -8,7 +8,8 @@
 // sampled once, as a scanner's are, stating its resolution as a scanner does. --shade darkens
 // that picture from left to right, by FRACTION at the right edge (a photo's shadow); --grain
 // greys its paper by GREYS (of 255) and scatters every pixel by up to GREYS either way (grainy
-// paper, a camera's noise), saved as a JPEG (quality 75). Template
+// paper, a camera's noise), saved as a JPEG (quality 75); --photo makes it a phone's photo of the
+// page on a desk, the camera tilted by TILT (scripts/eval/photo.ts). Template
 // and expected rows: scripts/eval/template.ts (header rows found by matching the reference's leading rows, merged, against the emitted tables' headers; a further
 // header starts a second template table). Scoring: scripts/eval/score.ts (cells compared after
 // NFKC, one dash, collapsed whitespace and no padding inside brackets; rows aligned in order).
@@ -21,13 +22,14 @@ import sharp from 'sharp';
 import { parseCsv } from './eval/csv.js';
 import { differences, scoreRows, type Score } from './eval/score.js';
 import { buildTemplate, type EvalTemplate } from './eval/template.js';
+import { photographed } from './eval/photo.js';
 import { extractRows, readTables } from './eval/direct.js';
 import { apiKey, extractViaApi, type ApiClient } from './eval/api.js';
 import { runTool } from '../activities/documents/ocr/run-tool.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' }, dpi: { type: 'string' }, shade: { type: 'string' }, grain: { type: 'string' } },
+  options: { direct: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, 'no-ocr': { type: 'boolean', default: false }, only: { type: 'string' }, skew: { type: 'string' }, dpi: { type: 'string' }, shade: { type: 'string' }, grain: { type: 'string' }, photo: { type: 'string' } },
 });
 const dir = positionals[0];
 if (!dir) {
@@ -38,8 +40,9 @@ const skew = Number(values.skew ?? 0);
 const dpi = Number(values.dpi ?? 300);
 const shade = Number(values.shade ?? 0);
 const grain = Number(values.grain ?? 0);
-if (!Number.isFinite(skew) || !(dpi >= 50 && dpi <= 1200) || !(shade >= 0 && shade < 1) || !(grain >= 0 && grain <= 60) || [skew, shade, grain].filter(Boolean).length > 1) {
-  console.error('--skew takes a number of degrees, --dpi a resolution from 50 to 1200, --shade a fraction below 1, --grain greys from 0 to 60 (one of the three at a time)');
+const photo = values.photo === undefined ? undefined : Number(values.photo);
+if (!Number.isFinite(skew) || !(dpi >= 50 && dpi <= 1200) || !(shade >= 0 && shade < 1) || !(grain >= 0 && grain <= 60) || (photo !== undefined && !(photo >= 0 && photo <= 0.2)) || [skew, shade, grain, photo !== undefined].filter(Boolean).length > 1) {
+  console.error('--skew takes a number of degrees, --dpi a resolution from 50 to 1200, --shade a fraction below 1, --grain greys from 0 to 60, --photo a tilt from 0 to 0.2 (one of the four at a time)');
   process.exit(2);
 }
 
@@ -66,7 +69,7 @@ function line(name: string, pass: string, mode: string, s: Score, seconds: numbe
   return `${name.padEnd(62)} ${pass.padEnd(7)} ${mode.padEnd(8)} ${s.accuracy.toFixed(3)}  rows ${String(s.alignedRows).padStart(3)}/${String(s.expectedRows).padEnd(3)} produced ${String(s.producedRows).padStart(3)} unjudged ${String(s.unjudgedRows).padStart(3)}  ${seconds.toFixed(2)}s  ${note}`;
 }
 
-/** Page 1 of `pdf` as the picture the OCR pass reads (at --dpi, and --skew, --shade or --grain); its path. */
+/** Page 1 of `pdf` as the picture the OCR pass reads (at --dpi, and --skew, --shade, --grain or --photo); its path. */
 async function scanOf(pdf: string, prefix: string): Promise<string> {
   await runTool('pdftoppm', ['-r', String(skew ? 2 * dpi : dpi), '-f', '1', '-l', '1', '-png', '-singlefile', pdf, prefix], { timeoutMs: 120_000 });
   if (shade) {
@@ -83,6 +86,12 @@ async function scanOf(pdf: string, prefix: string): Promise<string> {
     const grainy = Uint8Array.from(data, (v) => Math.max(0, Math.min(255, Math.round((v * (255 - grain)) / 255 + scatter()))));
     await sharp(grainy, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).jpeg({ quality: 75 }).toFile(`${prefix}-grainy.jpg`);
     return `${prefix}-grainy.jpg`;
+  }
+  if (photo !== undefined) {
+    const { data, info } = await sharp(`${prefix}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const picture = photographed(data, info.width, info.height, photo);
+    await sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 1 } }).jpeg({ quality: 85 }).toFile(`${prefix}-photo.jpg`);
+    return `${prefix}-photo.jpg`;
   }
   if (!skew) return `${prefix}.png`;
   const turned = await sharp(`${prefix}.png`).rotate(skew, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });

@@ -14,6 +14,7 @@ import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray
 import { evenLight, whitenPaper } from '../../activities/documents/ocr/lighting.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
+import { depotStock, drawStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
 
 let dir = '';
 let page: GrayImage;
@@ -26,30 +27,9 @@ function grainy(image: GrayImage, grain: number): Uint8Array {
   return Uint8Array.from(image.data, (v) => Math.max(0, Math.min(255, Math.round((v * (255 - grain)) / 255 + scatter()))));
 }
 
-const plain = [
-  ['Item', 'Supplier', 'Units', 'Cost'],
-  ['Copper pipe', 'Dunmore Metals', '120', '842.40'],
-  ['Brass valve', 'Keld Fittings', '36', '311.76'],
-  ['Solder wire', 'Dunmore Metals', '15', '97.50'],
-  ['Pipe clamp', 'Ravensworth Ltd', '200', '128.00'],
-];
-const ruled = [
-  ['Code', 'Depot', 'Stock'],
-  ['D1', 'Carlisle', '410'],
-  ['D2', 'Kendal', '95'],
-  ['D3', 'Penrith', '1310'],
-];
-
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-light-'));
-  await makePdf(join(dir, 'page.pdf'), [
-    (p) => {
-      p.text('Stores received at the depots this week', 72, 60, { size: 14, bold: true });
-      plain.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 190, 350, 440][c]!, 100 + r * 22, { size: 12, bold: r === 0 })));
-      p.text('Stock held at each depot, in units', 72, 230, { size: 12 });
-      p.grid([72, 180, 330, 460], [250, 276, 302, 328, 354], ruled, { size: 12, boldFirstRow: true });
-    },
-  ]);
+  await makePdf(join(dir, 'page.pdf'), [drawStoresPage]);
   execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
   page = (await decodeImage(new Uint8Array(await readFile(join(dir, 'page.png')))))!;
   // the light falls off from left to right: paper 255 at the left edge, 140 at the right
@@ -80,8 +60,8 @@ test('paper in shadow is brought back to white; ink stays dark', () => {
 });
 
 test('the page in shadow reads with the rows of the evenly lit page', async () => {
-  assert.deepEqual(await imageTables(join(dir, 'page.png')), [plain, ruled]);
-  assert.deepEqual(await imageTables(join(dir, 'shaded.png')), [plain, ruled]);
+  assert.deepEqual(await imageTables(join(dir, 'page.png')), [storesReceived, depotStock]);
+  assert.deepEqual(await imageTables(join(dir, 'shaded.png')), [storesReceived, depotStock]);
 });
 
 test('clean paper is left as it is', () => {
@@ -114,5 +94,5 @@ test('grainy paper is made white; ink and a shaded band stay as they were', () =
 });
 
 test('the page on grainy paper reads with the rows of the clean page', async () => {
-  assert.deepEqual(await imageTables(join(dir, 'grainy.jpg')), [plain, ruled]);
+  assert.deepEqual(await imageTables(join(dir, 'grainy.jpg')), [storesReceived, depotStock]);
 });

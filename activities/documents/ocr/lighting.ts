@@ -84,10 +84,13 @@ export function evenLight(image: GrayImage): GrayImage {
 const GRAIN_SPREAD = 4;
 const SHADED = 1.5;
 const SQUARE = 8;
-// Paper darker than this (a photo's background, a dark page) is left alone; so is paper whose
-// grain is within this many greys (a clean scan, a rendered page).
+// Paper darker than this (a photo's background, a dark page) is left alone; so is white paper
+// whose grain is within this many greys (a clean scan, a rendered page). Grey paper is made white
+// however fine its grain (a photo's paper, its grain smoothed by JPEG: tesseract splits a band of
+// bare 235 +- 2 into specks), its grain taken as at least MIN_GRAIN.
 const MIN_GRAINY_PAPER = 160;
 const CLEAN_GRAIN = 1.5;
+const MIN_GRAIN = 1;
 const PEAK_WIDTH = 4;
 
 /** The picture with its grainy paper made white; as it is when the paper is clean. */
@@ -98,8 +101,8 @@ export function whitenPaper(image: GrayImage): GrayImage {
   // The paper: the commonest grey (shading and ink cover less of a page), its grain measured on
   // its lighter side only (shading and ink lie on its darker side).
   const paper = commonestGrey(histogram);
-  const grain = 1.4826 * median(histogram, paper, (v) => v - paper);
-  if (paper < MIN_GRAINY_PAPER || grain < CLEAN_GRAIN) return image;
+  const grain = Math.max(MIN_GRAIN, 1.4826 * median(histogram, paper, (v) => v - paper));
+  if (paper < MIN_GRAINY_PAPER || (paper === 255 && grain < CLEAN_GRAIN)) return image;
   const white = Math.max(paper - GRAIN_SPREAD * grain, (paper + DARK) / 2);
   const shaded = paper - SHADED * grain;
   const out = Uint8Array.from(data);

@@ -1,9 +1,9 @@
-// One picture -> page geometry in points, upright: brought to about 300 dpi, its paper to white
-// where the light was uneven (lighting.ts), straightened when askew (deskew.ts), ruling lines
-// found in its pixels (then erased so that tesseract reads the text between them cleanly), dot
-// leaders erased likewise (leaders.ts), tesseract's words (the picture handed to it in bands:
-// bands.ts), and the words its sparse-text pass dropped (read back in one small extra call). A
-// page that reads poorly is checked for a turn (orientation detection) and for another script; a
+// One picture -> page geometry in points, upright: a photographed page cut out of the desk and
+// squared up (paper.ts), brought to about 300 dpi, its paper to white where the light was uneven
+// (lighting.ts), straightened when askew (deskew.ts), ruling lines found in its pixels (then
+// erased so that tesseract reads the text between them cleanly), dot leaders erased likewise
+// (leaders.ts), tesseract's words (the picture handed to it in bands: bands.ts), and the words its
+// sparse-text pass dropped (read back in one small extra call). A page that reads poorly is checked for a turn (orientation detection) and for another script; a
 // turned page is turned upright in memory and read again like an upright one.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { GrayImage } from './gray-image.js';
 import { turnGray, writePgm } from './gray-image.js';
 import { straighten } from './deskew.js';
 import { evenLight, whitenPaper } from './lighting.js';
+import { cutOutPaper, sheetResolution } from './paper.js';
 import { OCR_DPI } from './raster.js';
 import { enlargeGray, shrinkGray } from './resample.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
@@ -63,7 +64,10 @@ const MAX_ENLARGED_PIXELS = 60_000_000;
 
 /** `lang`: tesseract's -l argument for the document ("eng", "spa+eng"); see languageArgument. */
 export async function ocrImage(source: OcrSource, pageNumber: number, lang: string): Promise<PageGeometry> {
-  const { gray, dpi } = source;
+  // A photographed page is cut out of its background first: the rest reads the page alone. A
+  // picture of unknown resolution shaped like a whole sheet of paper is taken to be one.
+  const gray = source.gray && cutOutPaper(source.gray);
+  const dpi = source.dpi ?? (gray && sheetResolution(gray));
   if (!gray) return readFile(source, pageNumber, dpi ?? OCR_DPI, lang);
   if (dpi === undefined) return readPixels(gray, source, pageNumber, { dpi: OCR_DPI, known: false }, lang);
   const factor = dpi < LOW_DPI ? enlargement(gray, OCR_DPI / dpi) : 1;
@@ -155,7 +159,9 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
       if (meanConfidence(again) > meanConfidence(page)) [page, lang] = [unspaced(other) ? joinUnspaced(again) : again, other];
     }
   }
-  if (lang === base && !doubtful(page) && partlyForeign(page)) {
+  // Also on a doubtful page whose whole reading in the other script lost: a photographed page of
+  // figures, read a little worse, with its labels in Hebrew.
+  if (lang === base && partlyForeign(page)) {
     page = await rereadPoorWords(view.image, page, source.workDir, pageNumber);
   }
   if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {

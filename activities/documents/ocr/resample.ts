@@ -8,7 +8,7 @@ import type { GrayImage } from './gray-image.js';
  * ...: bicubic between pixels. Points on paper, or outside the picture (beyond half a pixel from
  * its edge), are left as they are in `out`: paper.
  */
-function resampleRow(image: GrayImage, out: Uint8Array, start: number, count: number, sx: number, sy: number, dx: number, dy: number): void {
+export function resampleRow(image: GrayImage, out: Uint8Array, start: number, count: number, sx: number, sy: number, dx: number, dy: number): void {
   const { width: W, height: H, data } = image;
   const wx = new Float64Array(4);
   const wy = new Float64Array(4);
