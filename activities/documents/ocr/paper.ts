@@ -98,7 +98,12 @@ function coarseView({ width, height, data }: GrayImage): Coarse {
     }
   }
   const cells = new Uint8Array(gw * gh);
-  for (let i = 0; i < cells.length; i++) cells[i] = Math.round(sums[i]! / counts[i]!);
+  // A last column or row of cells cut short to one odd pixel is looked at nowhere: it takes its
+  // neighbour's grey (the first column and row always hold pixels looked at).
+  for (let i = 0; i < cells.length; i++) {
+    if (counts[i]) cells[i] = Math.round(sums[i]! / counts[i]!);
+    else cells[i] = i % gw > 0 && counts[i - 1] ? cells[i - 1]! : cells[i - gw]!;
+  }
   return { width: gw, height: gh, step, cells };
 }
 
