@@ -22,6 +22,7 @@ import sharp from 'sharp';
 import { parseCsv } from './eval/csv.js';
 import { differences, scoreRows, type Score } from './eval/score.js';
 import { buildTemplate, type EvalTemplate } from './eval/template.js';
+import { grainy } from './eval/noise.js';
 import { photographed } from './eval/photo.js';
 import { extractRows, readTables } from './eval/direct.js';
 import { apiKey, extractViaApi, type ApiClient } from './eval/api.js';
@@ -33,7 +34,7 @@ const { values, positionals } = parseArgs({
 });
 const dir = positionals[0];
 if (!dir) {
-  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION] [--grain GREYS]');
+  console.error('usage: npm run eval -- DIR [--direct] [--no-ocr] [--only NAME] [--skew DEGREES] [--dpi N] [--shade FRACTION] [--grain GREYS] [--photo TILT]');
   process.exit(2);
 }
 const skew = Number(values.skew ?? 0);
@@ -80,11 +81,7 @@ async function scanOf(pdf: string, prefix: string): Promise<string> {
   }
   if (grain) {
     const { data, info } = await sharp(`${prefix}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
-    // A fixed seed: every run scores the same picture.
-    let seed = 1;
-    const scatter = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 2 * grain;
-    const grainy = Uint8Array.from(data, (v) => Math.max(0, Math.min(255, Math.round((v * (255 - grain)) / 255 + scatter()))));
-    await sharp(grainy, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).jpeg({ quality: 75 }).toFile(`${prefix}-grainy.jpg`);
+    await sharp(grainy(data, grain), { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: dpi }).jpeg({ quality: 75 }).toFile(`${prefix}-grainy.jpg`);
     return `${prefix}-grainy.jpg`;
   }
   if (photo !== undefined) {

@@ -4,6 +4,7 @@
 // width on each side; the page lies turned a little (one degree). No resolution is stated (a
 // camera's 72 dpi): the reader must find the page and size it itself.
 import { invertProjective, project, squareToQuad, type Point } from '../../activities/documents/ocr/paper.js';
+import { seededScatter } from './noise.js';
 
 const MARGIN = 0.12;
 const PAPER = 0.92;
@@ -25,8 +26,7 @@ export function photographed(page: Uint8Array, width: number, height: number, ti
   const quad = flat.map(([x, y]): Point => [cx + (x - cx) * Math.cos(TURN) - (y - cy) * Math.sin(TURN), cy + (x - cx) * Math.sin(TURN) + (y - cy) * Math.cos(TURN)]);
   const toPage = invertProjective(squareToQuad(quad));
   const out = new Uint8Array(W * H);
-  let seed = 1;
-  const noise = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 12;
+  const noise = seededScatter(6);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const [u, v] = project(toPage, x + 0.5, y + 0.5);

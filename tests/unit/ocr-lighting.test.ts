@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { evenLight, whitenPaper } from '../../activities/documents/ocr/lighting.js';
+import { grainy, seededScatter } from '../../scripts/eval/noise.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
 import { makePdf } from '../fixtures/layout/make-pdf.js';
 import { depotStock, drawStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
@@ -19,13 +20,6 @@ import { depotStock, drawStoresPage, storesReceived } from '../fixtures/layout/s
 let dir = '';
 let page: GrayImage;
 let shaded: GrayImage;
-
-/** Paper greyed by `grain` and every pixel scattered by up to `grain` either way (a fixed seed). */
-function grainy(image: GrayImage, grain: number): Uint8Array {
-  let seed = 1;
-  const scatter = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 2 * grain;
-  return Uint8Array.from(image.data, (v) => Math.max(0, Math.min(255, Math.round((v * (255 - grain)) / 255 + scatter()))));
-}
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-light-'));
@@ -36,7 +30,7 @@ before(async () => {
   const data = Uint8Array.from(page.data, (v, i) => Math.round(v * (1 - 0.45 * ((i % page.width) / page.width))));
   shaded = { width: page.width, height: page.height, data };
   await sharp(data, { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).png().toFile(join(dir, 'shaded.png'));
-  await sharp(grainy(page, 20), { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).jpeg({ quality: 75 }).toFile(join(dir, 'grainy.jpg'));
+  await sharp(grainy(page.data, 20), { raw: { width: page.width, height: page.height, channels: 1 } }).withMetadata({ density: 300 }).jpeg({ quality: 75 }).toFile(join(dir, 'grainy.jpg'));
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -78,8 +72,7 @@ test('grainy paper is made white; ink and a shaded band stay as they were', () =
     return y >= 100 && y < 140 ? 200 : 235;
   });
   const picture = { width, height, data: clean };
-  let seed = 7;
-  const uniform = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
+  const uniform = seededScatter(0.5, 7);
   const scattered = { width, height, data: Uint8Array.from(picture.data, (v) => Math.max(0, v + Math.round((uniform() + uniform() + uniform() + uniform()) * 15))) };
   const white = whitenPaper(scattered);
   const count = (test: (v: number, i: number) => boolean): number => white.data.reduce((n, v, i) => n + (test(v, i) ? 1 : 0), 0);

@@ -26,10 +26,11 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
 
 /**
  * The chunks of the lines at indices `basis` (`chunked[i]` the chunks of `lines[i]`). Above the
- * first line of figures (the header), labels may reach into the gutters between the figures' columns: labels of neighbouring columns nearly touch
- * ("Weighted student" "and student"), a label spans two columns ("Sales volume" over "Planned"
- * "Actual") or overhangs its column. There a chunk counts only outside the gutters that every line
- * of figures leaves, so the figures' columns stay apart (rows.ts then places the label's words).
+ * first line of figures (the header), labels may reach into the gutters between the figures'
+ * columns: labels of neighbouring columns nearly touch ("Weighted student" "and student"), a
+ * label spans two columns ("Sales volume" over "Planned" "Actual") or overhangs its column. There
+ * a chunk counts only outside the gutters that every line of figures leaves, so the figures'
+ * columns stay apart (rows.ts then places the label's words).
  */
 function chunksOutsideGutters(lines: readonly Line[], chunked: readonly Box[][], basis: readonly number[], size: number): Box[] {
   const figureLines = lines.flatMap((l, i) => (chunked[i]!.length >= 2 && holdsFigure(l.words) ? [i] : []));

@@ -3,8 +3,9 @@
 // (lighting.ts), straightened when askew (deskew.ts), ruling lines found in its pixels (then
 // erased so that tesseract reads the text between them cleanly), dot leaders erased likewise
 // (leaders.ts), tesseract's words (the picture handed to it in bands: bands.ts), and the words its
-// sparse-text pass dropped (read back in one small extra call). A page that reads poorly is checked for a turn (orientation detection) and for another script; a
-// turned page is turned upright in memory and read again like an upright one.
+// sparse-text pass dropped (read back in one small extra call). A page that reads poorly is
+// checked for a turn (orientation detection) and for another script; a turned page is turned
+// upright in memory and read again like an upright one.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PageGeometry, Ruling } from '../layout/geometry.js';
