@@ -64,7 +64,7 @@ test('figures cut at a thousands separator are joined again; words a space apart
   assert.deepEqual(joinUnspaced(page).words.map((x) => x.text), ['株主資本', '5,664', '749']);
 });
 
-test('jpn: the triangle of a negative amount read as 人ム, 人へ, 人, ムへ or へ is △ again; other words and languages are kept', () => {
+test('jpn: the triangle of a negative amount read as 人ム, 人へ, 人, ムへ or へ (as one word or several) is △ again; other words and languages are kept', () => {
   const w = (text: string, x0: number, x1: number, line: string) => ({ text, x0, x1, y0: 600, y1: 622, conf: 80, line });
   const page = {
     width: 2000,
@@ -78,9 +78,10 @@ test('jpn: the triangle of a negative amount read as 人ム, 人へ, 人, ムへ
       w('ーー', 1600, 1640, 'f'), // prolonged-sound marks alone: a dash
       w('人ムへ75', 100, 190, 'g'), w('ムへ0', 300, 340, 'g'), w('へ', 500, 510, 'g'), w('525', 514, 560, 'g'), // blurred readings
       w('ハ1', 700, 730, 'g'), w('へ', 800, 810, 'g'), w('行く', 814, 860, 'g'), // a list item ハ, a particle before a word
+      w('ム', 1130, 1142, 'h'), w('へ', 1142, 1152, 'h'), w('525', 1158, 1198, 'h'), // the lower half as two words
     ],
   };
-  assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '—', '△75', '△0', '△525', 'ハ1', 'へ', '行く']);
+  assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '—', '△75', '△0', '△525', 'ハ1', 'へ', '行く', '△525']);
   assert.deepEqual(restoreMisreads(page, 'jpn').words[0], { text: '△747', x0: 1404, x1: 1474, y0: 600, y1: 622, conf: 80, line: 'a' });
   assert.equal(restoreMisreads(page, 'eng'), page);
 });

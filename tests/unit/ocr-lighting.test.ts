@@ -86,6 +86,30 @@ test('grainy paper is made white; ink and a shaded band stay as they were', () =
   assert.equal(count((v, i) => inside(i) && v === scattered.data[i]), band, 'shading kept');
 });
 
+test('grainy paper between the strokes of letters is made white too', () => {
+  // paper 235; strokes 4 pixels wide every 12, their edges a pixel of 170 on each side (as a
+  // letter's are drawn), in lines 24 pixels high: most of a square a stroke crosses is paper
+  const width = 240;
+  const height = 120;
+  const clean = new Uint8Array(width * height).map((_, i) => {
+    const [x, y] = [i % width, Math.floor(i / width)];
+    if (y % 40 >= 24) return 235;
+    const at = (x + 3) % 12;
+    return at >= 2 && at < 6 ? 20 : at === 1 || at === 6 ? 170 : 235;
+  });
+  const uniform = seededScatter(0.5, 3);
+  const scattered = { width, height, data: Uint8Array.from(clean, (v) => Math.max(0, v + Math.round((uniform() + uniform()) * 6))) };
+  const white = whitenPaper(scattered);
+  let paper = 0;
+  let whitened = 0;
+  for (let i = 0; i < clean.length; i++) {
+    if (clean[i] !== 235 || Math.floor(i / width) % 40 >= 24) continue;
+    paper++;
+    if (white.data[i] === 255) whitened++;
+  }
+  assert.ok(whitened > 0.95 * paper, `${whitened} of ${paper} pixels of paper between strokes made white`);
+});
+
 test('the page on grainy paper reads with the rows of the clean page', async () => {
   assert.deepEqual(await imageTables(join(dir, 'grainy.jpg')), [storesReceived, depotStock]);
 });

@@ -2,11 +2,11 @@
 //
 // Japanese accounts write a negative amount as △747. The jpn model reads the triangle as 人
 // followed by one or two kana that look like its lower half (人ム, 人へ, 人ハ, 人ムへ), as 人 alone,
-// or, on a blurred scan, as the lower half alone (ム, へ, ムへ), in the same word as the figure or
-// as a word of its own just before it. Neither 人 (person) nor a lone ム or へ stands before a
-// figure in a number, so the reading is taken back to △. (A lone ハ is left: イ, ロ, ハ number
-// the items of a list.) A word of nothing but prolonged-sound
-// marks (ー) is a dash (—, as dropped-ink.ts reads a lone dash): the mark only ever follows a kana.
+// or, on a blurred scan, as the lower half alone (ム, へ, ムへ), in the same word as the figure, as
+// a word of its own just before it, or as two (ム, へ; a photographed page). Neither 人 (person) nor
+// a lone ム or へ stands before a figure in a number, so the reading is taken back to △. (A lone ハ
+// is left: イ, ロ, ハ number the items of a list.) A word of nothing but prolonged-sound marks (ー)
+// is a dash (—, as dropped-ink.ts reads a lone dash): the mark only ever follows a kana.
 import type { OcrPage, OcrWord } from './tesseract.js';
 
 const TRIANGLE = /^(?:人[ムへヘハ]{0,2}|[ムへヘ]{1,2})/u;
@@ -35,9 +35,9 @@ export function restoreMisreads(page: OcrPage, lang: string): OcrPage {
     const prev = words.at(-1);
     const height = Math.max(w.y1 - w.y0, prev ? prev.y1 - prev.y0 : 0);
     const next = prev && prev.line === w.line && w.x0 - prev.x1 < TRIANGLE_GAP * height;
-    // the triangle's halves as two words (人, ム), then the figure as a third
-    if (next && prev.text === '人' && /^[ムへヘハ]$/u.test(w.text)) {
-      words[words.length - 1] = joined(prev, w, `人${w.text}`);
+    // the triangle's parts as two words (人, ム or ム, へ), then the figure as a third
+    if (next && TRIANGLE_WORD.test(prev.text) && /^[ムへヘハ]$/u.test(w.text) && TRIANGLE_WORD.test(prev.text + w.text)) {
+      words[words.length - 1] = joined(prev, w, prev.text + w.text);
       continue;
     }
     if (next && TRIANGLE_WORD.test(prev.text) && FIGURE.test(w.text)) {
