@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markRuledStarts, splitAtRules, type PageGeometry, type PageWord } from '../../activities/documents/layout/geometry.js';
 import { groupLines, lineText } from '../../activities/documents/layout/lines.js';
-import { joinUnspaced } from '../../activities/documents/ocr/ocr-page.js';
+import { joinUnspaced, poorlyRead } from '../../activities/documents/ocr/ocr-page.js';
 import { restoreMisreads } from '../../activities/documents/ocr/misreads.js';
 
 function word(text: string, x0: number, x1: number, rtl = false): PageWord {
@@ -84,4 +84,14 @@ test('jpn: the triangle of a negative amount read as 人ム, 人へ, 人, ムへ
   assert.deepEqual(restoreMisreads(page, 'jpn').words.map((x) => x.text), ['△747', '△669', '△109', '人', '口', '人', '12', '—', '△75', '△0', '△525', 'ハ1', 'へ', '行く', '△525']);
   assert.deepEqual(restoreMisreads(page, 'jpn').words[0], { text: '△747', x0: 1404, x1: 1474, y0: 600, y1: 622, conf: 80, line: 'a' });
   assert.equal(restoreMisreads(page, 'eng'), page);
+});
+
+test('poorly read words, and the words of letters on their lines, are read again; figures and other lines are not', () => {
+  const w = (text: string, conf: number, line: string) => ({ text, x0: 0, x1: 10, y0: 0, y1: 10, conf, line });
+  // a Hebrew label read as Latin letters, one of them with confidence; its figures on a line of their own
+  const label = [w('RN"', 0, 'a'), w('ONIN', 69, 'a'), w('vyn?', 27, 'a')];
+  const figures = [w('7.0', 95, 'b'), w('1.9', 40, 'b'), w('-2.0', 93, 'b')];
+  const english = [w('Total', 92, 'c'), w('exports', 90, 'c')];
+  const page = { width: 100, height: 100, words: [...label, ...figures, ...english] };
+  assert.deepEqual(poorlyRead(page).map((x) => x.text), ['RN"', 'ONIN', 'vyn?', '1.9']);
 });

@@ -35,6 +35,7 @@ const MIN_HIGH_SHARE = 0.45;
 // of a script tesseract reads has a few percent of such words.
 const POOR_WORD_CONFIDENCE = 50;
 const POOR_WORD_SHARE = 0.2;
+const LETTER = /\p{L}/u;
 
 export interface OcrSource {
   /** The picture as a file tesseract can read, for when it could not be decoded here (`gray` absent). */
@@ -241,12 +242,22 @@ async function readBlobs(image: GrayImage, blobs: readonly InkBlob[], workDir: s
 }
 
 /**
+ * The words read poorly, and the words of letters on a line with a word of letters read poorly: a
+ * label in another script comes out as Latin letters, some of them read with confidence ("ONIN"
+ * for מוצרים beside "RN\"" at 0).
+ */
+export function poorlyRead(page: OcrPage): OcrWord[] {
+  const lines = new Set(page.words.filter((w) => w.conf < POOR_WORD_CONFIDENCE && LETTER.test(w.text)).map((w) => w.line));
+  return page.words.filter((w) => w.conf < POOR_WORD_CONFIDENCE || (lines.has(w.line) && LETTER.test(w.text)));
+}
+
+/**
  * The poorly read words, stacked into a strip: script detection on the strip alone; when it names
  * a script with an installed language, the strip is read in that language and each word whose
  * new reading is more confident takes it (a page of figures with labels in Hebrew).
  */
 async function rereadPoorWords(image: GrayImage, page: OcrPage, workDir: string, pageNumber: number): Promise<OcrPage> {
-  const poor = page.words.filter((w) => w.conf < POOR_WORD_CONFIDENCE).slice(0, 400);
+  const poor = poorlyRead(page).slice(0, 400);
   const blobs = poor.map((w) => ({ x0: Math.max(0, w.x0 - 2), y0: Math.max(0, w.y0 - 2), x1: Math.min(image.width, w.x1 + 2), y1: Math.min(image.height, w.y1 + 2) }));
   const strip = stackBlobs(image, blobs);
   const path = join(workDir, `ocr-poor-${pageNumber}.pgm`);
