@@ -79,8 +79,8 @@ export function evenLight(image: GrayImage): GrayImage {
 // at 200 dpi: 1,380 words at 23% confidence; plain tesseract, reading the page whole, none).
 // Greys within GRAIN_SPREAD standard deviations of the paper's level are paper: they are made
 // white (never down to halfway between the paper and DARK: light grey text stays), except in
-// shaded squares (their greys other than ink mostly clearly darker than the paper), which
-// stay as they were for the shading reader (raster-rulings.ts).
+// shaded squares (most of their greys other than ink clearly darker than the paper), which stay
+// as they were for the shading reader (raster-rulings.ts).
 const GRAIN_SPREAD = 4;
 const SHADED = 1.5;
 const SQUARE = 8;

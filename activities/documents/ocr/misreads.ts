@@ -36,7 +36,7 @@ export function restoreMisreads(page: OcrPage, lang: string): OcrPage {
     const height = Math.max(w.y1 - w.y0, prev ? prev.y1 - prev.y0 : 0);
     const next = prev && prev.line === w.line && w.x0 - prev.x1 < TRIANGLE_GAP * height;
     // the triangle's parts as two words (人, ム or ム, へ), then the figure as a third
-    if (next && TRIANGLE_WORD.test(prev.text) && /^[ムへヘハ]$/u.test(w.text) && TRIANGLE_WORD.test(prev.text + w.text)) {
+    if (next && TRIANGLE_WORD.test(prev.text + w.text)) {
       words[words.length - 1] = joined(prev, w, prev.text + w.text);
       continue;
     }
