@@ -5,17 +5,15 @@
 // made white, while ink and shading stay.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import type { GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { evenLight, whitenPaper } from '../../activities/documents/ocr/lighting.js';
 import { grainy, seededScatter } from '../../scripts/eval/noise.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
-import { makePdf } from '../fixtures/layout/make-pdf.js';
-import { depotStock, drawStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
+import { depotStock, scannedStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
 
 let dir = '';
 let page: GrayImage;
@@ -23,9 +21,7 @@ let shaded: GrayImage;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-light-'));
-  await makePdf(join(dir, 'page.pdf'), [drawStoresPage]);
-  execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
-  page = (await decodeImage(new Uint8Array(await readFile(join(dir, 'page.png')))))!;
+  page = await scannedStoresPage(dir);
   // the light falls off from left to right: paper 255 at the left edge, 140 at the right
   const data = Uint8Array.from(page.data, (v, i) => Math.round(v * (1 - 0.45 * ((i % page.width) / page.width))));
   shaded = { width: page.width, height: page.height, data };

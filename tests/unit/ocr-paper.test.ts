@@ -4,17 +4,15 @@
 // band printed across its top, are left as they are. A picture shaped like a sheet is sized as one.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { decodeImage, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
+import type { GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { cutOutPaper, invertProjective, project, sheetResolution, squareToQuad, type Point } from '../../activities/documents/ocr/paper.js';
 import { photographed } from '../../scripts/eval/photo.js';
 import { imageTables } from '../fixtures/layout/image-tables.js';
-import { makePdf } from '../fixtures/layout/make-pdf.js';
-import { depotStock, drawStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
+import { depotStock, scannedStoresPage, storesReceived } from '../fixtures/layout/stores-page.js';
 
 let dir = '';
 let page: GrayImage;
@@ -22,9 +20,7 @@ let photo: GrayImage;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocr-paper-'));
-  await makePdf(join(dir, 'page.pdf'), [drawStoresPage]);
-  execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
-  page = (await decodeImage(new Uint8Array(await readFile(join(dir, 'page.png')))))!;
+  page = await scannedStoresPage(dir);
   photo = photographed(page.data, page.width, page.height, 0.04);
   // a camera's JPEG, stating 72 dpi as cameras do
   await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 1 } }).withMetadata({ density: 72 }).jpeg({ quality: 90 }).toFile(join(dir, 'photo.jpg'));
