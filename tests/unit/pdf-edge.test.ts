@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LongRead } from '../../activities/documents/errors.js';
 import { DocumentError, readPagedDocument } from '../../activities/documents/pages.js';
+import { sheetRows } from '../../activities/documents/sheet-rows.js';
 import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 
 const EDGE = join(import.meta.dirname, '../../../shared/datasets/pdf-tables/edge');
@@ -28,7 +29,14 @@ for (const name of ['rotated_page', 'arabic', 'china', 'jpeg2000']) {
 test('rotated page reads upright: its table has figures in rows', { skip: !existsSync(EDGE) }, async () => {
   const doc = await readPagedDocument(join(EDGE, 'rotated_page.pdf'), 'pdf', { guidance });
   assert.ok(doc.lines.some((l) => /Adjusted Baseline by Category/.test(l.text)));
-  assert.ok(doc.sheets.length >= 1);
+  // One table, each label beside its figures: the rules over its header and subtotals do not
+  // part the labels from the figures, and the running head up the margin is no column.
+  assert.equal(doc.sheets.length, 1);
+  const rows = await sheetRows(doc.sheets[0]!);
+  const labelled = (label: string): string[] | undefined => rows.find((r) => r[0] === label);
+  assert.deepEqual(labelled('Defense 3'), ['Defense 3', '699', '709', '700', '673', '678', '690', '706', '722', '737', '753', '769', '788', '3,446', '7,215']);
+  assert.deepEqual(labelled('Total receipts'), ['Total receipts', '2,303', '2,590', '2,882', '3,145', '3,273', '3,444', '3,711', '3,939', '4,164', '4,367', '4,610', '4,855', '16,455', '38,391']);
+  assert.deepEqual(labelled('Mandatory programs:'), ['Mandatory programs:', ...new Array<string>(14).fill('')]);
 });
 
 test('not a PDF, empty file and a broken image: DocumentError', async () => {

@@ -1,7 +1,7 @@
 // Column boundaries from whitespace: x ranges that no chunk of a table line covers.
 import { type Box, type Span, median } from './geometry.js';
-import { chunksOf, type Line } from './lines.js';
-import { holdsFigure } from './cells.js';
+import { chunkWords, chunksOf, type Line } from './lines.js';
+import { isValueLike } from './cells.js';
 
 // A gutter narrower than this share of the font size parts no columns.
 const MIN_GAP = 0.3;
@@ -33,13 +33,23 @@ export function whitespaceColumns(lines: readonly Line[], left: number, right: n
  * columns stay apart (rows.ts then places the label's words).
  */
 function chunksOutsideGutters(lines: readonly Line[], chunked: readonly Box[][], basis: readonly number[], size: number): Box[] {
-  const figureLines = lines.flatMap((l, i) => (chunked[i]!.length >= 2 && holdsFigure(l.words) ? [i] : []));
+  const figureLines = lines.flatMap((l, i) => (chunked[i]!.length >= 2 && ofFigures(l) ? [i] : []));
   const firstFigures = figureLines[0];
   if (figureLines.length < MIN_FIGURE_LINES || firstFigures === undefined) return basis.flatMap((i) => chunked[i]!);
   const spans = unionSpans(figureLines.flatMap((i) => chunked[i]!));
   const gutters = spans.slice(1).map((s, i) => ({ x0: spans[i]!.x1, x1: s.x0 })).filter((g) => g.x1 - g.x0 >= MIN_GAP * size);
   const headerEnd = lines[firstFigures]!.box.y0;
   return basis.flatMap((i) => (lines[i]!.box.y0 < headerEnd ? chunked[i]!.flatMap((c) => clipped(c, gutters)) : chunked[i]!));
+}
+
+/**
+ * A line at least half of whose chunks are figures: a row of a table's body. A caption with a
+ * number in it ("Table S-4. ... by Category 1") and a page number beside it is not one.
+ */
+function ofFigures(line: Line): boolean {
+  const chunks = chunkWords(line);
+  const figures = chunks.filter((ws) => isValueLike(ws.map((w) => w.text).join(' '))).length;
+  return figures > 0 && 2 * figures >= chunks.length;
 }
 
 /** The parts of a box outside the given spans; a box wholly inside one stays (a label set off its figures). */

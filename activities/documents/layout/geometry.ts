@@ -25,6 +25,8 @@ export interface PageWord extends WordBox {
   rtl: boolean;
   /** A drawn vertical rule runs just left of the word: it starts a cell and joins no fragment before it. */
   ruledLeft?: boolean;
+  /** Set across the page's lines (a running head up the margin, a label turned in a narrow column). */
+  sideways?: boolean;
 }
 
 /** A ruling line drawn on the page: horizontal at `at` from `from` to `to`, or vertical likewise. */

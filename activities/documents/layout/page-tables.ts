@@ -8,6 +8,7 @@ import { joinColumns } from './column-joins.js';
 import { groupLines, type Line } from './lines.js';
 import { pageColumns } from './page-columns.js';
 import { ruledGrid, wordsInside, type GridRows } from './ruled-table.js';
+import { rulesBoundTable } from './row-rules.js';
 import type { CellRow, LayoutTable } from './table.js';
 import { textTables } from './text-table.js';
 
@@ -15,6 +16,7 @@ export function findPageTables(page: PageGeometry, lines: readonly Line[] = grou
   const tables: LayoutTable[] = [];
   const claimed = new Set<PageWord>();
   for (const region of findRuledRegions(page.rulings, page.width, page.height)) {
+    if (!rulesBoundTable(region, lines)) continue;
     const grid = ruledGrid(region, page.words.filter((w) => !claimed.has(w)), lines);
     const table = grid && finish(grid, page.page, true);
     if (!table || !grid) continue;
@@ -22,7 +24,9 @@ export function findPageTables(page: PageGeometry, lines: readonly Line[] = grou
     for (const w of wordsInside(page.words, grid.box)) claimed.add(w);
   }
   // A page in two columns of prose: each column's tables apart from the prose beside them.
-  for (const column of pageColumns(page.words.filter((w) => !claimed.has(w)))) {
+  // Sideways words are left out: with no rule to hold them to a cell, one spans the lines of
+  // several rows (a running head up the margin).
+  for (const column of pageColumns(page.words.filter((w) => !claimed.has(w) && !w.sideways))) {
     for (const grid of textTables(groupLines(column))) {
       const table = finish(grid, page.page, false);
       if (table) tables.push(table);

@@ -110,8 +110,22 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
     // A figure does not wrap onto the line below: a figure under one starts a row of its own
     // ("Other income  12" under "Cost of sales  (800)  (700)", its second figure missing).
     if (isValueLike(cellText(words)) && isValueLike(cellText(above))) return false;
+    if (outdented(words, above, line.size)) return false;
     return extent(above) >= FULL * widest[c]! || /[-‐,/&]$/u.test(last.text) || (keyed && sameType(words[0]!, last));
   });
+}
+
+/**
+ * Text that starts left of the text above it and stops short of its end: a heading set out from
+ * the indented labels under the one before ("Mandatory programs:" under "  Subtotal, appropriated
+ * programs"). A cell's next line starts where its text started, further in, or (centred, right
+ * aligned) ends at or beyond its end.
+ */
+function outdented(words: readonly PageWord[], above: readonly PageWord[], size: number): boolean {
+  const slack = 0.5 * size;
+  const start = (ws: readonly PageWord[]): number => Math.min(...ws.map((w) => w.x0));
+  const end = (ws: readonly PageWord[]): number => Math.max(...ws.map((w) => w.x1));
+  return start(words) < start(above) - slack && end(words) < end(above) - slack;
 }
 
 /**

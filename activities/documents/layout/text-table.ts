@@ -79,7 +79,7 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
       const runBox = boxOf(run.map((l) => l.box));
       const tooFar = gap > MAX_LINE_GAP * Math.min(line.size, last.size);
       const wideProse = !tabular && line.box.x1 - line.box.x0 > 0.6 * (runBox.x1 - runBox.x0) && line.words.length > 6;
-      if (tooFar || wideProse) flush();
+      if (tooFar || wideProse || underTitle(run, line)) flush();
     }
     if (run.length) run.push(line);
     else if (tabular) run = [...stackedAbove(lead, line), line];
@@ -87,6 +87,20 @@ function tabularRuns(lines: readonly Line[]): Line[][] {
   }
   flush();
   return runs;
+}
+
+// A title is set this much larger than the text under it, at least.
+const TITLE_SIZE = 1.3;
+
+/**
+ * The run so far is one line set larger than the line under it: a title, in pieces or beside a
+ * page number ("Table S-4.  Adjusted Baseline by Category  208"), over the table, not its first
+ * row. Digital text only: a scanned line's size is its words' boxes, which vary with the letters.
+ */
+function underTitle(run: readonly Line[], line: Line): boolean {
+  const [title] = run;
+  if (run.length !== 1 || !title || title.words.some((w) => w.font === '') || line.words.some((w) => w.font === '')) return false;
+  return title.size > TITLE_SIZE * line.size;
 }
 
 /**

@@ -96,5 +96,7 @@ function placeWord(text: string, t: Matrix, from: number, to: number, size: numb
     y0 = Math.min(y0, y);
     y1 = Math.max(y1, y);
   }
-  return { text, x0, y0, x1, y1, size: Math.abs(y1 - y0) || size, font, rtl };
+  const word: PageWord = { text, x0, y0, x1, y1, size: Math.abs(y1 - y0) || size, font, rtl };
+  // The advance runs up or down the upright page.
+  return Math.abs(t[1]) > Math.abs(t[0]) ? { ...word, sideways: true } : word;
 }
