@@ -12,6 +12,8 @@ import type { PageWord } from '../../activities/documents/layout/geometry.js';
 import { groupLines, lineText } from '../../activities/documents/layout/lines.js';
 import { cellText } from '../../activities/documents/layout/cells.js';
 import { mirrorRtlRuns } from '../../activities/documents/layout/bidi.js';
+import { asLetters, wordsOfItems } from '../../activities/documents/pdf/page-text.js';
+import { makeFrame } from '../../activities/documents/pdf/page-frame.js';
 import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 
 let dir = '';
@@ -124,4 +126,19 @@ test('mirrorRtlRuns: brackets of right-to-left runs in logical text are mirrored
   // Left-to-right text with a Hebrew word: brackets between Latin and Hebrew take the text's direction.
   assert.equal(mirrorRtlRuns('Name (שלום) here', false), 'Name (שלום) here');
   assert.equal(mirrorRtlRuns('Jeremy (x) שלום', true), 'Jeremy (x) שלום');
+});
+
+test('Arabic in presentation forms reads as the letters shown; ligatures likewise; other text is untouched', () => {
+  assert.equal(asLetters('\uFEE3\uFEAE\uFEA3\uFE92\uFE8E \uFEED\uFEFB\uFEF3\uFE94'), 'مرحبا ولاية');
+  assert.equal(asLetters('\uFB01nal \uFB02ow'), 'final flow');
+  assert.equal(asLetters('Jeremy is جرمي (2) ½'), 'Jeremy is جرمي (2) ½');
+});
+
+test('a vowel sign pdf.js set apart from its letter is no word', () => {
+  const frame = makeFrame(612, 792, [1, 0, 0, -1, 0, 792], 0);
+  const item = { str: '\u064B \uFE8D\uFEB3\uFEE4\uFEF2 \uFEB3\uFEE0\uFEC4\uFE8E\uFEE5', dir: 'rtl', width: 57, transform: [14, 0, 0, 14, 477, 681], fontName: 'f1' };
+  assert.deepEqual(
+    wordsOfItems([item], frame).map((w) => w.text),
+    ['اسمي', 'سلطان'],
+  );
 });

@@ -756,3 +756,16 @@ test('guidance pages and progress: only requested pages are read, one report per
   assert.ok(doc.lines.every((l) => l.page === 2));
   assert.deepEqual(await rowsOf(doc), [['Date', 'Description', 'Amount'], ['2024-01-04', 'Lunch', '9.90'], ['2024-01-05', 'Books', '31.00']]);
 });
+
+test('a ruled table of text with a figure in one row: the rows of text above it are rows, not a header of two lines', async () => {
+  const rows = [
+    ['Hello', 'My name is Sultan'],
+    ['I am from North Carolina', 'Where are you from?'],
+    ['1234', 'I have 47 cats'],
+    ['Are you a window?', 'My name is Jeremy in English'],
+    ['Jeremy is Jeremy in Arabic', ''],
+  ];
+  const doc = await read('text-grid', [(p) => p.grid([72, 306, 540], [92, 120, 148, 176, 204, 232], rows)]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), rows);
+});

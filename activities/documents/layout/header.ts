@@ -53,9 +53,10 @@ export function headerRowCount(rows: readonly CellRow[]): number {
   // Labels above a column that holds values below them.
   const labelled = new Set<number>();
   for (let r = 0; r < prefix; r++) texts[r]!.forEach((t, c) => t && labelled.add(c));
-  for (let r = prefix; r < texts.length; r++) {
-    if (texts[r]!.some((t, c) => labelled.has(c) && isValueLike(t))) return prefix;
-  }
+  // Only where values fill the body do they mark where the header ends: in a table of text with
+  // a figure here and there, the rows of text above the first figure are rows too.
+  const withValues = texts.slice(prefix).filter((row) => row.some((t, c) => labelled.has(c) && isValueLike(t))).length;
+  if (withValues > 0 && 2 * withValues >= texts.length - prefix) return prefix;
   // A text-only table: the header is the first row when it is set in another font (bold).
   const headFont = dominantFont(rows.slice(0, 1));
   const bodyFont = dominantFont(rows.slice(1));

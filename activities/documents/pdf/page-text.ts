@@ -22,6 +22,17 @@ export function isTextItem<T>(item: T): item is T & TextItemLike {
 const ASCENT = 0.8;
 const DESCENT = 0.2;
 const LETTER = /\p{L}/u;
+// A vowel sign or other mark with no letter: pdf.js sets some apart from their letter, at the
+// start of another item (Arabic tanween), where they belong to no word.
+const MARKS_ONLY = /^\p{M}+$/u;
+// Presentation forms: Arabic letters in their joined shapes (U+FB50-U+FDFF, U+FE70-U+FEFC),
+// Hebrew letters with points and Latin ligatures (U+FB00-U+FB4F), as some PDFs hold them.
+const PRESENTATION_FORMS = /[\uFB00-\uFDFF\uFE70-\uFEFC]+/gu;
+
+/** Text in presentation forms as the letters they show ("ﻣﺮﺣﺒﺎ" as "مرحبا", "ﬁ" as "fi"): what a reader searches and a template names. */
+export function asLetters(text: string): string {
+  return text.replace(PRESENTATION_FORMS, (forms) => forms.normalize('NFKC'));
+}
 
 /** Quarter turns that make most of the page's text (weighted by characters) horizontal. */
 export function dominantTurns(items: readonly TextItemLike[], viewportTransform: Matrix): number {
@@ -54,7 +65,7 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
     // pdf.js puts text holding right-to-left characters into logical order but leaves the
     // brackets of its right-to-left runs in their visual form.
     // Dot leaders are no words: blanked, they leave no ink between a label and its figures.
-    const text = blankLeaders(rtl || isRtlText(str) ? mirrorRtlRuns(str, rtl) : str);
+    const text = blankLeaders(rtl || isRtlText(str) ? mirrorRtlRuns(asLetters(str), rtl) : asLetters(str));
     const chars = Array.from(text);
     const n = chars.length;
     let i = 0;
@@ -67,6 +78,10 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
       const from = rtl ? (n - j) / n : i / n;
       const to = rtl ? (n - i) / n : j / n;
       const word = chars.slice(i, j).join('');
+      if (MARKS_ONLY.test(word)) {
+        i = j;
+        continue;
+      }
       // A word is right-to-left by its script; one without letters takes its item's direction.
       const wordRtl = isRtlText(word) || (rtl && !LETTER.test(word));
       words.push(placeWord(word, t, advance * from, advance * to, size, item.fontName, wordRtl));
