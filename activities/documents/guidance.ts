@@ -4,6 +4,7 @@
 //   decimal_separator: ,    numbers like 1.234,50
 //   table_start.<table_key>: Text   the table begins after the line holding this text
 //   language: spa+eng       tesseract languages for scans and images (installed on the worker)
+//   ocr: always             read every page of a PDF by OCR, not by its text layer
 import { parseLanguageList } from '../../lib/languages.js';
 import type { Guidance } from './types.js';
 
@@ -35,6 +36,7 @@ export function parseGuidance(text: string | null | undefined): Guidance {
     } else if (key.startsWith('table_start.')) guidance.tableStart[key.slice('table_start.'.length)] = value;
     else if (key === 'table_start') guidance.tableStart['*'] = value;
     else if (key === 'language' || key === 'languages') guidance.languages = parseLanguageList(value);
+    else if (key === 'ocr' && /^(always|auto)$/i.test(value)) guidance.ocr = value.toLowerCase() as 'always' | 'auto';
   }
   return guidance;
 }

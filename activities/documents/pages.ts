@@ -18,14 +18,15 @@ export async function readPagedDocument(
   kind: 'pdf' | 'image',
   opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always'; ocrSettings?: OcrSettings; limit?: ReadLimit },
 ): Promise<DocumentContent> {
+  const ocr = opts.ocr ?? opts.guidance.ocr ?? 'auto';
   // Every picture is read by OCR.
-  if (opts.limit && (kind === 'image' || opts.ocr === 'always')) throw new LongRead('pictures are read by OCR');
+  if (opts.limit && (kind === 'image' || ocr === 'always')) throw new LongRead('pictures are read by OCR');
   // The upload's `language` guidance wins over the worker's default languages.
   const base = opts.ocrSettings ?? DEFAULT_OCR;
   const settings = { ...base, languages: opts.guidance.languages ?? base.languages };
   const read =
     kind === 'pdf'
-      ? await readPdf(path, { pages: opts.guidance.pages, ocr: opts.ocr ?? 'auto', settings, onProgress: opts.onProgress, limit: opts.limit })
+      ? await readPdf(path, { pages: opts.guidance.pages, ocr, settings, onProgress: opts.onProgress, limit: opts.limit })
       : await readImage(path, { pages: opts.guidance.pages, settings, onProgress: opts.onProgress });
   const layout = layoutDocument(read.pages);
   const sheets: SheetSource[] = layout.tables.map((t) => ({

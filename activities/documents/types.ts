@@ -57,6 +57,8 @@ export interface Guidance {
   tableStart: Record<string, string>;
   /** tesseract languages for this document's scans, instead of the worker's OCR_LANGUAGES */
   languages?: string[];
+  /** 'always': every page of a PDF is read by OCR, its text layer ignored (a scan whose own OCR layer reads poorly) */
+  ocr?: 'always' | 'auto';
 }
 
 /** How a worker reads pictures: its default tesseract languages and its page slots (OCR_CONCURRENCY). */

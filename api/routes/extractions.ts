@@ -37,7 +37,7 @@ const UploadBodySchema = z.object({
   file: z.any().openapi({ type: 'string', format: 'binary', description: 'Exactly one file: .pdf, .xlsx, .xls, .csv, .tsv, .jpg, .png, .webp, .tiff; at most 1 GB' }),
   template_id: z.string().openapi({ description: "A template id, or 'auto' to let the service choose" }),
   name: z.string().optional(),
-  guidance: z.string().optional().openapi({ description: 'Hints, one `key: value` per line: pages, date_format, decimal_separator, table_start.<table_key>, language (tesseract languages for scans, e.g. spa+eng)' }),
+  guidance: z.string().optional().openapi({ description: 'Hints, one `key: value` per line: pages, date_format, decimal_separator, table_start.<table_key>, language (tesseract languages for scans, e.g. spa+eng), ocr (always: read every page of a PDF by OCR, its text layer ignored)' }),
   metadata: z.string().optional().openapi({ description: 'A JSON object serialised as a string' }),
 });
 

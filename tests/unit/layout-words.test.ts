@@ -1,7 +1,7 @@
 // Word-level repairs of the layout engine: text clipped at a cell border split from the next
 // cell's text, fragments of right-to-left text joined with their punctuation, figures that
-// tesseract cut at a thousands separator in scripts written without spaces, and its Japanese
-// model's readings of the negative sign △.
+// tesseract cut at a thousands separator in scripts written without spaces, its Japanese
+// model's readings of the negative sign △, and the decimal part of a typewritten figure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markRuledStarts, splitAtRules, type PageGeometry, type PageWord } from '../../activities/documents/layout/geometry.js';
@@ -94,4 +94,13 @@ test('poorly read words, and the words of letters on their lines, are read again
   const english = [w('Total', 92, 'c'), w('exports', 90, 'c')];
   const page = { width: 100, height: 100, words: [...label, ...figures, ...english] };
   assert.deepEqual(poorlyRead(page).map((x) => x.text), ['RN"', 'ONIN', 'vyn?', '1.9']);
+});
+
+test('the decimal part of a figure set a typewriter point apart joins its whole part; a figure a column away does not', () => {
+  const line = (words: PageWord[]): string[] => groupLines(words)[0]!.words.map((w) => w.text);
+  // "78" ".84" 3.5 pt apart at 10 pt (the point in the middle of its character's width)
+  assert.deepEqual(line([word('149', 210, 224), word('78', 254, 262), word('.84', 265.5, 276)]), ['149', '78.84']);
+  assert.deepEqual(line([word('Run', 14, 27), word('04', 94, 101), word(':44', 104.5, 115), word('PM', 120, 128)]), ['Run', '04:44', 'PM']);
+  // one column's "1" and the next column's ".53", 11 pt apart; a word that is no figure's part
+  assert.deepEqual(line([word('1', 232, 237), word('.53', 248, 259), word('7', 262, 266), word('.5x', 269, 280)]), ['1', '.53', '7', '.5x']);
 });

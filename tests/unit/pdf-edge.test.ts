@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { LongRead } from '../../activities/documents/errors.js';
 import { DocumentError, readPagedDocument } from '../../activities/documents/pages.js';
 import { sheetRows } from '../../activities/documents/sheet-rows.js';
+import { parseGuidance } from '../../activities/documents/guidance.js';
 import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 
 const EDGE = join(import.meta.dirname, '../../../shared/datasets/pdf-tables/edge');
@@ -51,6 +52,25 @@ test('Arabic set in presentation forms reads as Arabic letters, one ruled row pe
     ['هل انت شباك؟', 'اسمي Jeremy في الانجليزية'],
     ['Jeremy is جرمي in Arabic', ''],
   ]);
+});
+
+test('guidance ocr: always reads the page by OCR, not by a text layer that misreads it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pdf-ocr-always-'));
+  try {
+    const path = join(dir, 'scan-with-layer.pdf');
+    // What the page shows, and a poor OCR layer of its own that no picture of the page shows.
+    await makePdf(path, [(p) => {
+      p.text('Invoice total 125.40', 72, 100, { size: 14 });
+      p.text('lnvoice tota1 l25.4O', 72, 300, { size: 14, white: true });
+    }]);
+    const textOf = async (guidance: string): Promise<string> => (await readPagedDocument(path, 'pdf', { guidance: parseGuidance(guidance) })).lines.map((l) => l.text).join('\n');
+    assert.match(await textOf(''), /lnvoice tota1 l25\.4O/);
+    const read = await textOf('ocr: always');
+    assert.match(read, /Invoice total 125\.40/);
+    assert.doesNotMatch(read, /tota1/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('not a PDF, empty file and a broken image: DocumentError', async () => {

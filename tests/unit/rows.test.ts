@@ -77,6 +77,11 @@ describe('guidance', () => {
     assert.deepEqual(parseGuidance('language: script/Latin').languages, ['script/Latin']);
     assert.equal(parseGuidance('language: spanish please!').languages, undefined);
   });
+  it('reads whether every page is read by OCR, and ignores other values', () => {
+    assert.equal(parseGuidance('ocr: always').ocr, 'always');
+    assert.equal(parseGuidance('OCR: Auto').ocr, 'auto');
+    assert.equal(parseGuidance('ocr: sometimes').ocr, undefined);
+  });
 });
 
 describe('template keys', () => {

@@ -13,6 +13,10 @@ export interface Line {
 // Fragments closer than this share of the font size belong to one word (pdf.js splits words
 // at font or kerning changes).
 const JOIN_GAP = 0.12;
+// The decimal part of a figure ("78" ".84", "04" ":44"), apart from its whole part by up to this
+// share of the font size: a typewriter's point sits in the middle of a full character's width.
+const FIGURE_PART = /^[.,:]\d+%?$/u;
+const FIGURE_PART_GAP = 0.6;
 const LETTER = /\p{L}/u;
 // Scripts whose words tesseract may cut apart: those written without spaces between words (the
 // languages ocr-page.ts joins as UNSPACED: Chinese, Japanese, Thai) and Hangul.
@@ -89,7 +93,9 @@ function joinFragments(words: PageWord[]): PageWord[] {
     // Tesseract's words are words already, even where its boxes touch ("at" "cost,"); scripts
     // written without spaces (CJK) still join.
     const ocrWords = prev && prev.font === '' && w.font === '' && spacedWord(prev.text) && spacedWord(w.text);
-    if (prev && sameRun && !ocrWords && !w.ruledLeft && w.x0 - prev.x1 < JOIN_GAP * Math.min(prev.size, w.size) && w.x0 >= prev.x0) {
+    const gap = prev ? w.x0 - prev.x1 : Infinity;
+    const figurePart = prev && /\d$/u.test(prev.text) && FIGURE_PART.test(w.text) && gap < FIGURE_PART_GAP * Math.min(prev.size, w.size);
+    if (prev && sameRun && !ocrWords && !w.ruledLeft && (gap < JOIN_GAP * Math.min(prev.size, w.size) || figurePart) && w.x0 >= prev.x0) {
       const rtl = prev.rtl || w.rtl;
       // Marks from a left-to-right reader item joining right-to-left text are in visual order:
       // put them into logical order, brackets mirrored (the glyph ")" right of a Hebrew word opens it).
