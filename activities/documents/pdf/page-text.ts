@@ -65,7 +65,8 @@ export function wordsOfItems(items: readonly TextItemLike[], frame: PageFrame): 
     // pdf.js puts text holding right-to-left characters into logical order but leaves the
     // brackets of its right-to-left runs in their visual form.
     // Dot leaders are no words: blanked, they leave no ink between a label and its figures.
-    const text = blankLeaders(rtl || isRtlText(str) ? mirrorRtlRuns(asLetters(str), rtl) : asLetters(str));
+    const letters = asLetters(str);
+    const text = blankLeaders(rtl || isRtlText(letters) ? mirrorRtlRuns(letters, rtl) : letters);
     const chars = Array.from(text);
     const n = chars.length;
     let i = 0;
