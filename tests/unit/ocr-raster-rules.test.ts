@@ -111,7 +111,7 @@ test('a bar alone in a cell across the middle of its line is a dash; an underlin
   ]);
 });
 
-test('a minus sign tesseract left off a figure is put back; other ink left of a figure is not one', () => {
+test('a minus sign tesseract left off a figure is put back, a dash it read before one is "-"; other ink left of a figure is not one', () => {
   const img = blank(1000, 400);
   const figure = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + 40, y1: y0 + 21, conf: 90, line: `${y0}` });
   const words = [figure('4.3', 100, 50), figure('1.7', 100, 120), figure('2.5', 100, 190), figure('8.0', 100, 260), figure('12', 400, 50), { ...figure('A', 340, 50), x1: 385 }];
@@ -120,7 +120,11 @@ test('a minus sign tesseract left off a figure is put back; other ink left of a 
   fill(img, 91, 138, 97, 141, 0); // "1.7" with a bar at its foot: an underline piece
   fill(img, 85, 196, 97, 211, 0); // "2.5" with a block: a glyph, not a bar
   fill(img, 391, 62, 397, 65, 0); // "A-12": the hyphen of a word
+  // "-71" in a book face: an en dash 0.72 of the figure's height long, 2 px from it
+  words.push(figure('71', 600, 120), figure('\u201438', 600, 190), figure('\u201538', 600, 260));
+  fill(img, 600, 120, 640, 141, 0);
+  fill(img, 583, 132, 598, 134, 0);
   const signed = restoreMinusSigns(img, words).map((w) => w.text);
-  assert.deepEqual(signed, ['-4.3', '1.7', '2.5', '8.0', '12', 'A']);
+  assert.deepEqual(signed, ['-4.3', '1.7', '2.5', '8.0', '12', 'A', '-71', '-38', '-38']);
   assert.equal(restoreMinusSigns(img, words)[0]!.x0, 91);
 });
