@@ -3,8 +3,13 @@
 // table is its aligned text, whole, with no title, page number or margin text in it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readPagedDocument } from '../../activities/documents/pages.js';
 import { sheetRows } from '../../activities/documents/sheet-rows.js';
-import type { PageDrawer } from '../fixtures/layout/make-pdf.js';
+import { makePdf, type PageDrawer } from '../fixtures/layout/make-pdf.js';
 import { generatedPdfs } from '../fixtures/layout/read-generated.js';
 
 const read = generatedPdfs('layout-row-rules-');
@@ -58,6 +63,26 @@ test('rules over and under the header only: the unruled body under them is the t
   ]);
   assert.equal(doc.sheets.length, 1);
   assert.deepEqual(await sheetRows(doc.sheets[0]!), [['', '2011', '2012', '2013'], ...BODY.map(([, , cells]) => cells)]);
+});
+
+test('the same page scanned: the title over the table, told by the height of its capitals, is no row', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'layout-row-rules-scan-'));
+  try {
+    await makePdf(join(dir, 'page.pdf'), [
+      (p) => {
+        head(p);
+        body(p);
+      },
+    ]);
+    execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
+    const doc = await readPagedDocument(join(dir, 'page.png'), 'image', { guidance: { tableStart: {} } });
+    assert.equal(doc.sheets.length, 1);
+    const rows = await sheetRows(doc.sheets[0]!);
+    assert.deepEqual(rows[0], ['', '2011', '2012', '2013']);
+    assert.deepEqual(rows.at(-1), ['Excise taxes', '72', '80', '87']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('short rules over subtotal figures, the labels left of them: one table, each label beside its figures', async () => {

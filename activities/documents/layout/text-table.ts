@@ -95,12 +95,14 @@ const TITLE_SIZE = 1.3;
 /**
  * The run so far is one line set larger than the line under it: a title, in pieces or beside a
  * page number ("Table S-4.  Adjusted Baseline by Category  208"), over the table, not its first
- * row. Digital text only: a scanned line's size is its words' boxes, which vary with the letters.
+ * row. On a scan, by the height of capitals and figures (textHeight); lines of unknown height
+ * between the two (a speck read as "co") are passed over.
  */
 function underTitle(run: readonly Line[], line: Line): boolean {
-  const [title] = run;
-  if (run.length !== 1 || !title || title.words.some((w) => w.font === '') || line.words.some((w) => w.font === '')) return false;
-  return title.size > TITLE_SIZE * line.size;
+  const [title, ...between] = run;
+  if (!title || between.some((l) => textHeight(l) !== undefined)) return false;
+  const [above, below] = [textHeight(title), textHeight(line)];
+  return above !== undefined && below !== undefined && above > TITLE_SIZE * below;
 }
 
 /**
