@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { encodePgm, parsePgm, type GrayImage } from '../../activities/documents/ocr/gray-image.js';
 import { eraseRules, findPixelRules } from '../../activities/documents/ocr/raster-rulings.js';
 import { stackBlobs, uncoveredInk, wordsFromStrip } from '../../activities/documents/ocr/dropped-ink.js';
-import { restoreMinusSigns } from '../../activities/documents/ocr/minus-signs.js';
+import { restoreDecimalPoints, restoreMinusSigns } from '../../activities/documents/ocr/figure-marks.js';
 
 function blank(width: number, height: number): GrayImage {
   return { width, height, data: new Uint8Array(width * height).fill(255) };
@@ -127,4 +127,21 @@ test('a minus sign tesseract left off a figure is put back, a dash it read befor
   const signed = restoreMinusSigns(img, words).map((w) => w.text);
   assert.deepEqual(signed, ['-4.3', '1.7', '2.5', '8.0', '12', 'A', '-71', '-38', '-38']);
   assert.equal(restoreMinusSigns(img, words)[0]!.x0, 91);
+});
+
+test('a decimal point tesseract left off a figure under one is put back; leader dots and other ink are not one', () => {
+  const img = blank(1000, 400);
+  // figures 27 px tall, as 10-point type at 300 dpi
+  const figure = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + 34, y1: y0 + 27, conf: 95, line: `${y0}` });
+  const words = [figure('53', 200, 20), figure('1', 200, 80), figure('28', 200, 140), figure('12', 200, 200), figure('45', 200, 260)];
+  words.forEach((w) => fill(img, w.x0, w.y0, w.x1, w.y1, 0));
+  fill(img, 187, 42, 192, 47, 0); // ".53": a point on the baseline, 8 px left of the figure
+  for (const x of [112, 137, 162, 187]) fill(img, x, 102, x + 5, 107, 0); // leader dots up to "1"
+  fill(img, 187, 150, 192, 155, 0); // a dot at mid-height left of "28": no point
+  fill(img, 160, 222, 165, 227, 0); // a dot on the baseline too far from "12"
+  fill(img, 182, 280, 192, 287, 0); // a blot left of "45", larger than a point
+  assert.deepEqual(
+    restoreDecimalPoints(img, words).map((w) => [w.text, w.x0]),
+    [['.53', 187], ['1', 200], ['28', 200], ['12', 200], ['45', 200]],
+  );
 });

@@ -2,6 +2,7 @@
 // message, never a crash or a hang. And the limited read that small documents get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,30 @@ test('guidance ocr: always reads the page by OCR, not by a text layer that misre
     const read = await textOf('ocr: always');
     assert.match(read, /Invoice total 125\.40/);
     assert.doesNotMatch(read, /tota1/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a typewritten scan read by OCR (ocr: always): shares typed as ".53" keep their point, parties their brackets', { skip: !existsSync(EDGE) }, async () => {
+  const doc = await readPagedDocument(join(EDGE, 'jpeg2000.pdf'), 'pdf', { guidance: parseGuidance('ocr: always') });
+  const rows = (await Promise.all(doc.sheets.map((sheet) => sheetRows(sheet)))).flat();
+  const cellsOf = (label: RegExp): string[] => rows.find((r) => label.test(r[0] ?? '')) ?? [];
+  // The document's own OCR layer reads "Green Party CGRN) ." and "Libertarian Party CLIB).".
+  assert.ok(cellsOf(/^Green Party \(GRN\)/).includes('.53'), JSON.stringify(cellsOf(/^Green Party/)));
+  assert.ok(cellsOf(/^Libertarian Party \(LIB\)/).includes('1.59'), JSON.stringify(cellsOf(/^Libertarian Party/)));
+  assert.ok(cellsOf(/^Martina Salinas \(GRN\)/).includes('.29'), JSON.stringify(cellsOf(/^Martina Salinas/)));
+});
+
+test('the rotated page scanned: negative figures set with an en dash keep their sign, the title is no row', { skip: !existsSync(EDGE) }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pdf-edge-scan-'));
+  try {
+    execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(EDGE, 'rotated_page.pdf'), join(dir, 'page')]);
+    const doc = await readPagedDocument(join(dir, 'page.png'), 'image', { guidance });
+    const rows = await sheetRows(doc.sheets[0]!);
+    assert.deepEqual(rows[0]!.slice(0, 4), ['', '2011', '2012', '2013']);
+    const joint = rows.find((r) => r[0] === 'Joint Committee enforcement') ?? [];
+    assert.deepEqual(joint.slice(3), ['-71', '-96', '-105', '-109', '-109', '-109', '-109', '-109', '-109', '-38', '-490', '-966']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ import { cutOutPaper, sheetResolution } from './paper.js';
 import { OCR_DPI } from './raster.js';
 import { enlargeGray, shrinkGray } from './resample.js';
 import { uncoveredInk, stackBlobs, wordsFromStrip, type Dash, type InkBlob } from './dropped-ink.js';
-import { restoreMinusSigns } from './minus-signs.js';
+import { restoreDecimalPoints, restoreMinusSigns } from './figure-marks.js';
 import { ocrGeometry, readingTurns, turnRulings } from './ocr-geometry.js';
 import { eraseRules, findPixelRules, rulingsOfPixelRules } from './raster-rulings.js';
 import { dotRuns, eraseLeaders, isErased, withDots } from './leaders.js';
@@ -168,7 +168,7 @@ async function readPixels(decoded: GrayImage, source: OcrSource, pageNumber: num
   }
   if (page.words.length > 0 && (view.turned || readingTurns(page) === 0)) {
     // The dots were found in the picture as it came: a turned page's are elsewhere.
-    const words = withDots(view.turned ? [] : dots, restoreMinusSigns(view.image, page.words));
+    const words = withDots(view.turned ? [] : dots, restoreDecimalPoints(view.image, restoreMinusSigns(view.image, page.words)));
     page = { ...page, words: [...words, ...(await readDroppedInk(view.image, words, dpi, source.workDir, pageNumber, lang))] };
   }
   if (page.width !== view.image.width || page.height !== view.image.height) {
