@@ -65,3 +65,11 @@ test('two or three dots alone put back as a word of their own; none beside a wor
     ['..', 1000, 1010],
   ]);
 });
+
+test("a typewriter's leader, a dot every other character at ten to the inch, is a leader too", () => {
+  const img = blank(1200, 200);
+  // at 300 dpi: dots 6 px across, 60 px apart (0.2 in), from a label to a figure
+  for (let i = 0; i < 8; i++) fill(img, 300 + i * 60, 94, 306 + i * 60, 100);
+  const runs = dotRuns(img, 300).filter((r) => r.count >= 2);
+  assert.deepEqual(runs.map((r) => [r.x0, r.x1, r.count, isErased(r)]), [[300, 726, 8, true]]);
+});

@@ -74,12 +74,14 @@ test('guidance ocr: always reads the page by OCR, not by a text layer that misre
   }
 });
 
-test('a typewritten scan read by OCR (ocr: always): shares typed as ".53" keep their point, parties their brackets', { skip: !existsSync(EDGE) }, async () => {
+test('a typewritten scan read by OCR (ocr: always): shares typed as ".53" keep their point, parties their brackets, leaders are no cells', { skip: !existsSync(EDGE) }, async () => {
   const doc = await readPagedDocument(join(EDGE, 'jpeg2000.pdf'), 'pdf', { guidance: parseGuidance('ocr: always') });
   const rows = (await Promise.all(doc.sheets.map((sheet) => sheetRows(sheet)))).flat();
   const cellsOf = (label: RegExp): string[] => rows.find((r) => label.test(r[0] ?? '')) ?? [];
   // The document's own OCR layer reads "Green Party CGRN) ." and "Libertarian Party CLIB).".
-  assert.ok(cellsOf(/^Green Party \(GRN\)/).includes('.53'), JSON.stringify(cellsOf(/^Green Party/)));
+  // Its typewriter's dot leaders ". . . ." are no cells.
+  assert.deepEqual(cellsOf(/^Green Party/), ['Green Party (GRN)', '1', '.53', '0', '0', '0', '0', '1']);
+  assert.deepEqual(cellsOf(/^Democratic Party/), ['Democratic Party (DEM)', '36', '19.05', '2', '6', '11', '1', '16']);
   assert.ok(cellsOf(/^Libertarian Party \(LIB\)/).includes('1.59'), JSON.stringify(cellsOf(/^Libertarian Party/)));
   assert.ok(cellsOf(/^Martina Salinas \(GRN\)/).includes('.29'), JSON.stringify(cellsOf(/^Martina Salinas/)));
 });

@@ -16,8 +16,9 @@ import { LEADER_DOTS } from '../layout/cells.js';
 
 // Sizes in inches: a full stop of 6 to 14 pt text is about 0.01-0.03 in across.
 const DOT_IN = 0.035;
-// Gap between two dots of one leader, at most (a leader set ". . ." in 14 pt: about 0.1 in).
-const MAX_GAP_IN = 0.16;
+// Gap between two dots of one leader, at most (a leader set ". . ." in 14 pt: about 0.1 in; a
+// typewriter's, a dot every other character at ten to the inch: about 0.19 in).
+const MAX_GAP_IN = 0.22;
 // Height above the dots that must hold no ink between two of them (a glyph standing on the
 // baseline between two full stops: "U.S.A.").
 const CLEAR_ABOVE_IN = 0.08;
