@@ -12,7 +12,8 @@
 //   the next header, are that table's expected rows, projected onto its columns (a row with text
 //   only in an unnamed column projects to a blank row, as the pipeline's row does).
 //   Rows above the first header (at most 3: titles, captions) are not scored: the pipeline, too,
-//   takes rows above a table's header as its title, not as data.
+//   takes rows above a table's header as its title, not as data. Above a later header, rows with
+//   no figure and an empty first (stub) cell are that header's spanning rows, not scored either.
 //   Otherwise (no header in the first rows): one table of columns column_1..N (N = widest reference
 //   row), every reference row expected, cells by position.
 // The header rows themselves are template column names, never scored as data.
@@ -95,6 +96,22 @@ function headerAt(reference: readonly string[][], start: number, firstRowsOfTabl
   return best;
 }
 
+/**
+ * Rows directly above a later header that belong to it: a spanning header row over its columns,
+ * which the reference packs to the left so that merging it column by column spoils the match.
+ * Such a row has no figure and leaves the stub (first) column empty; a row of the table above
+ * names its row in that column.
+ */
+function spanningRowsAbove(reference: readonly string[][], header: Header, floor: number): number {
+  let above = 0;
+  while (above < MAX_HEADER_ROWS - header.rows && header.start - above - 1 >= floor) {
+    const row = reference[header.start - above - 1]!.map(normalizeCell);
+    if (row[0] !== '' || !row.some(Boolean) || row.some((c) => c !== '' && FIGURE.test(c))) break;
+    above++;
+  }
+  return above;
+}
+
 export function buildTemplate(reference: readonly string[][], firstRowsOfTables: readonly string[][]): EvalTemplate {
   const headers: Header[] = [];
   // The header may sit under a few title rows; the best match wins (the first at equal match).
@@ -111,7 +128,9 @@ export function buildTemplate(reference: readonly string[][], firstRowsOfTables:
       const h = headerAt(reference, r, firstRowsOfTables, matchedTables);
       if (h) {
         matchedTables.add(h.table);
-        headers.push(h);
+        const previous = headers[headers.length - 1]!;
+        const above = spanningRowsAbove(reference, h, previous.start + previous.rows);
+        headers.push({ ...h, start: h.start - above, rows: h.rows + above });
         r += h.rows - 1;
       }
     }

@@ -55,6 +55,21 @@ test('template: a header on two reference rows, merged, matched against the emit
   assert.equal(scoreRows(t.expectedRows, [['1', '2', '3'], ['', '', ''], ['4', '5']]).accuracy, 1);
 });
 
+test('template: a spanning row above a later header, packed left by the reference, is that header, not a row of the table above', () => {
+  const reference = [
+    ['', 'Alpha', 'Beta'],
+    ['r1', '1', '2'],
+    ['r2', '', ''],
+    ['', 'Group', 'Gamma', ''],
+    ['', 'Delta', 'Epsilon', 'Gamma'],
+    ['r3', '4', '5', '6'],
+  ];
+  const t = buildTemplate(reference, [['', 'Alpha', 'Beta'], ['', 'Delta', 'Epsilon', 'Gamma']]);
+  assert.deepEqual(t.tables.map((x) => x.columns.map((c) => c.name)), [['Alpha', 'Beta'], ['Delta', 'Epsilon', 'Gamma']]);
+  // r2 (named in the stub column) stays a row of the first table; the spanning row is not scored
+  assert.deepEqual(t.expectedRows, [['1', '2'], ['', ''], ['4', '5', '6']]);
+});
+
 test('template: figures name no column, so a reference with no header is compared by position', () => {
   const t = buildTemplate([['1', '100'], ['2', '101']], [['1', '100']]);
   assert.equal(t.mode, 'position');

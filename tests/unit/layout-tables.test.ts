@@ -769,3 +769,45 @@ test('a ruled table of text with a figure in one row: the rows of text above it 
   assert.equal(doc.sheets.length, 1);
   assert.deepEqual(await rowsOf(doc), rows);
 });
+
+test('years naming the columns are the header: ranges broken over two lines, a label spanning two of them', async () => {
+  const doc = await read('years', [
+    (p) => {
+      p.text('Table 3. Budget by year', 72, 60, { size: 12, bold: true });
+      const right = [300, 350, 400, 455, 505];
+      const line = (top: number, label: string, cells: readonly string[]): void => {
+        if (label) p.text(label, 72, top);
+        cells.forEach((t, k) => t && p.text(t, right[k]! - p.width(t), top));
+      };
+      p.text('Totals', 466 - p.width('Totals') / 2, 88);
+      line(100, '', ['2020', '2021', '2022', '2018–', '2018–']);
+      line(111, '', ['', '', '', '2020', '2022']);
+      line(126, 'Revenue:', []);
+      line(138, 'Sales', ['1,200', '1,310', '1,405', '3,610', '3,915']);
+      line(150, 'Services', ['410', '455', '470', '1,290', '1,335']);
+      line(165, 'Costs:', []);
+      line(177, 'Staff', ['900', '940', '985', '2,730', '2,825']);
+    },
+  ]);
+  assert.equal(doc.sheets.length, 1);
+  assert.equal(doc.sheets[0]!.startMarker, 'Table 3. Budget by year');
+  assert.deepEqual(await rowsOf(doc), [
+    ['', '2020', '2021', '2022', 'Totals 2018–2020', '2018–2022'],
+    ['Revenue:', '', '', '', '', ''],
+    ['Sales', '1,200', '1,310', '1,405', '3,610', '3,915'],
+    ['Services', '410', '455', '470', '1,290', '1,335'],
+    ['Costs:', '', '', '', '', ''],
+    ['Staff', '900', '940', '985', '2,730', '2,825'],
+  ]);
+});
+
+test('years in the body of a table with a header stay rows: a table of periods', async () => {
+  const doc = await read('periods', [
+    (p) => {
+      [['Project', 'From', 'To'], ['Bridge', '2011', '2012'], ['Tunnel', '2013', '2014'], ['Harbour', '2015', '2016']].forEach((r, i) =>
+        r.forEach((t, k) => p.text(t, [72, 250, 350][k]!, 100 + 14 * i, { bold: i === 0 })),
+      );
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [['Project', 'From', 'To'], ['Bridge', '2011', '2012'], ['Tunnel', '2013', '2014'], ['Harbour', '2015', '2016']]);
+});

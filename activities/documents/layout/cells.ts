@@ -18,8 +18,11 @@ export function cellText(words: readonly PageWord[]): string {
       lines[lines.length - 1]!.push(w);
     }
   }
-  return withoutLeaders(lines.map(joinWords).join(' '));
+  return withoutLeaders(lines.map(joinWords).reduce((text, line) => text + (RANGE_BROKEN.test(text) && /^\d/u.test(line) ? '' : ' ') + line));
 }
+
+// A range of figures broken after its dash ("2013–" over "2017") reads on without a space.
+const RANGE_BROKEN = /\d[-‐–—]$/u;
 
 /** Index of the column whose span holds x (nearest at the edges). */
 export function columnAt(xs: readonly number[], x: number): number {

@@ -22,8 +22,22 @@ export function figureSpans(lines: readonly Line[], xs: readonly number[]): (Spa
 export function cellsOfLine(line: Line, xs: readonly number[], figures: readonly (Span | undefined)[]): PageWord[][] {
   const cells: PageWord[][] = Array.from({ length: xs.length - 1 }, () => []);
   const runs = holdsFigure(line.words) ? labelRuns(line).flatMap((r) => (r.length > 1 ? partsOverFigures(r, xs, figures) : [r])) : chunkWords(line).flatMap((c) => partsOverFigures(c, xs, figures));
-  for (const run of runs) cells[columnAt(xs, (run[0]!.x0 + run[run.length - 1]!.x1) / 2)]!.push(...run);
+  for (const run of runs) cells[columnOfRun(run, xs, figures)]!.push(...run);
   return cells;
+}
+
+/**
+ * A run's column, by its centre. A label centred over the gutter between two columns' figures
+ * and reaching over both ("Totals" over "2013–2017" and "2013–2022") spans them: it goes to the
+ * first, as a ruled table's spanning cell does, not to whichever side the boundary leaves it.
+ */
+function columnOfRun(run: readonly PageWord[], xs: readonly number[], figures: readonly (Span | undefined)[]): number {
+  const [x0, x1] = [run[0]!.x0, run[run.length - 1]!.x1];
+  const centre = (x0 + x1) / 2;
+  const k = columnAt(xs, centre);
+  const [left, here] = [figures[k - 1], figures[k]];
+  const spans = left !== undefined && here !== undefined && centre > left.x1 && centre < here.x0 && x0 < left.x1 && x1 > here.x0;
+  return spans ? k - 1 : k;
 }
 
 /**

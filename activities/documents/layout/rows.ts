@@ -98,6 +98,9 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
   const filled = cells.filter((c) => c.length).length;
   const rowFilled = row.cells.filter((c) => c.length).length;
   if (filled >= rowFilled) return false;
+  // A heading ending in a colon under a record of figures introduces the rows under it ("Costs:").
+  const ending = line.words[line.words.length - 1]!.text;
+  if (/:$/u.test(ending) && row.cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
   const keyed = leavesKey(row, cells);
   return cells.every((words, c) => {
     if (words.length === 0) return true;

@@ -1,5 +1,5 @@
 // Tables with no rules: runs of lines whose text falls into the same whitespace-separated columns.
-import { type PageWord, boxOf, median, sameType, stacksWith } from './geometry.js';
+import { type PageWord, type Span, boxOf, median, sameType, stacksWith } from './geometry.js';
 import { chunksOf, makeLine, type Line } from './lines.js';
 import { columnOfWord, isValueLike } from './cells.js';
 import { whitespaceColumns } from './columns.js';
@@ -120,7 +120,7 @@ function stackedAbove(lead: readonly Line[], first: Line): Line[] {
     const slack = 0.5 * line.size;
     // A line flush with the table's left edge is its caption ("Table 2. Budget"), not a label line.
     const caption = Math.abs(chunk.x0 - first.box.x0) <= slack;
-    const target = caption ? undefined : targets.find((t) => stacksWith(chunk, t, slack));
+    const target = caption ? undefined : (targets.find((t) => stacksWith(chunk, t, slack)) ?? spannedBy(chunk, targets, slack));
     const under = target && below.words.find((w) => w.x0 >= target.x0 && w.x1 <= target.x1);
     // A title or unit note set in another type is no line of the label.
     if (!under || !sameType(under, line.words[0]!)) break;
@@ -129,6 +129,17 @@ function stackedAbove(lead: readonly Line[], first: Line): Line[] {
     targets = [chunk];
   }
   return stacked;
+}
+
+/**
+ * The chunks under a label that spans them ("Totals" over "2013–2017" and "2013–2022"), as one
+ * span: the label reaches over two of them or more and lies within their width.
+ */
+function spannedBy(chunk: Span, targets: readonly Span[], slack: number): Span | undefined {
+  const spanned = targets.filter((t) => t.x0 < chunk.x1 && t.x1 > chunk.x0);
+  if (spanned.length < 2) return undefined;
+  const span = { x0: Math.min(...spanned.map((t) => t.x0)), x1: Math.max(...spanned.map((t) => t.x1)) };
+  return stacksWith(chunk, span, slack) ? span : undefined;
 }
 
 function tableOfLines(lines: readonly Line[]): GridRows | undefined {
