@@ -36,6 +36,10 @@ test('rotated page reads upright: its table has figures in rows', { skip: !exist
   assert.equal(doc.sheets.length, 1);
   const rows = await sheetRows(doc.sheets[0]!);
   const labelled = (label: string): string[] | undefined => rows.find((r) => r[0] === label);
+  // Its header is the row of years, the ranges broken over two lines whole and `Totals` over them.
+  const years = ['2011', '2012', '2013', '2014', '2015', '2016', '2017', '2018', '2019', '2020', '2021', '2022'];
+  assert.deepEqual(rows[0], ['', ...years, 'Totals 2013–2017', '2013–2022']);
+  assert.deepEqual(rows[1], ['Outlays:', ...new Array<string>(14).fill('')]);
   assert.deepEqual(labelled('Defense 3'), ['Defense 3', '699', '709', '700', '673', '678', '690', '706', '722', '737', '753', '769', '788', '3,446', '7,215']);
   assert.deepEqual(labelled('Total receipts'), ['Total receipts', '2,303', '2,590', '2,882', '3,145', '3,273', '3,444', '3,711', '3,939', '4,164', '4,367', '4,610', '4,855', '16,455', '38,391']);
   assert.deepEqual(labelled('Mandatory programs:'), ['Mandatory programs:', ...new Array<string>(14).fill('')]);
@@ -92,7 +96,10 @@ test('the rotated page scanned: negative figures set with an en dash keep their 
     execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', join(EDGE, 'rotated_page.pdf'), join(dir, 'page')]);
     const doc = await readPagedDocument(join(dir, 'page.png'), 'image', { guidance });
     const rows = await sheetRows(doc.sheets[0]!);
+    // The ranges, set a little lower than the years and read as lines of their own, join the header.
     assert.deepEqual(rows[0]!.slice(0, 4), ['', '2011', '2012', '2013']);
+    assert.deepEqual(rows[0]!.slice(-2), ['2013-2017', '2013-2022']);
+    assert.equal(rows[1]![0], 'Outlays:');
     const joint = rows.find((r) => r[0] === 'Joint Committee enforcement') ?? [];
     assert.deepEqual(joint.slice(3), ['-71', '-96', '-105', '-109', '-109', '-109', '-109', '-109', '-109', '-38', '-490', '-966']);
   } finally {

@@ -46,21 +46,17 @@ export function headerShape(rows: readonly CellRow[], xs: readonly number[]): He
 // A year naming a column: 2014, FY2014, 2013/14, or a range broken over two lines (2013– above 2017).
 const YEAR = /^(?:FY\s?)?((?:19|20)\d\d)(?:\s*[-‐–—/]\s*(?:(?:19|20)?\d\d)?)?$/u;
 const PLAIN_YEAR = /^(?:FY\s?)?((?:19|20)\d\d)$/u;
-const OPEN_RANGE = /[-‐–—]$/u;
 // Years a column apart at most this much: 2022 2021 2020, or 2010 2015 2020.
 const MAX_YEAR_STEP = 10;
 
 /**
  * A row naming its columns by year: figures, but a header. Its years run evenly (2014 2013 …
- * 2009) with its stub column (the first, or the last on a right-to-left page) left empty; or it
- * ends ranges broken over lines, each year under a year of the row above that ends in a dash.
+ * 2009) with its stub column (the first, or the last on a right-to-left page) left empty.
  */
-function isYearRow(row: readonly string[], above: readonly string[] | undefined): boolean {
-  const filled = row.map((t, c) => ({ t, c })).filter((x) => x.t !== '');
-  if (filled.length === 0 || filled.some((x) => isValueLike(x.t) && !YEAR.test(x.t))) return false;
-  if (above && filled.every((x) => PLAIN_YEAR.test(x.t) && YEAR.test(above[x.c] ?? '') && OPEN_RANGE.test(above[x.c]!))) return true;
+function isYearRow(row: readonly string[]): boolean {
   if (row[0] !== '' && row[row.length - 1] !== '') return false;
-  const years = filled.flatMap((x) => PLAIN_YEAR.exec(x.t)?.[1] ?? []).map(Number);
+  if (row.some((t) => isValueLike(t) && !YEAR.test(t))) return false;
+  const years = row.flatMap((t) => PLAIN_YEAR.exec(t)?.[1] ?? []).map(Number);
   if (years.length < 2) return false;
   const step = years[1]! - years[0]!;
   return step !== 0 && Math.abs(step) <= MAX_YEAR_STEP && years.every((y, i) => i === 0 || y - years[i - 1]! === step);
@@ -70,11 +66,13 @@ function isYearRow(row: readonly string[], above: readonly string[] | undefined)
 export function headerRowCount(rows: readonly CellRow[]): number {
   if (rows.length < 2) return 0;
   const texts = rows.map((r) => r.cells.map(cellText));
-  // Under a row of years, rows of text are the body's section labels ("Outlays:").
+  // Under a row of years, rows of text are the body's section labels ("Outlays:"); rows of years
+  // and ranges alone are more of the header (ranges set lower than the years beside them).
   let years = false;
   const namesColumns = (r: number): boolean => {
-    if (isYearRow(texts[r]!, texts[r - 1])) return (years = true);
-    return !years && texts[r]!.every((t) => !isValueLike(t)) && texts[r]!.some((t) => t);
+    const row = texts[r]!;
+    if (isYearRow(row) || (years && row.some((t) => t) && row.every((t) => t === '' || YEAR.test(t)))) return (years = true);
+    return !years && row.every((t) => !isValueLike(t)) && row.some((t) => t);
   };
   let prefix = 0;
   while (prefix < Math.min(MAX_HEADER_ROWS, rows.length - 1) && namesColumns(prefix)) prefix++;
