@@ -811,3 +811,26 @@ test('years in the body of a table with a header stay rows: a table of periods',
   ]);
   assert.deepEqual(await rowsOf(doc), [['Project', 'From', 'To'], ['Bridge', '2011', '2012'], ['Tunnel', '2013', '2014'], ['Harbour', '2015', '2016']]);
 });
+
+test('a row of years with the unit in its stub cell is the header, under the labels over its years', async () => {
+  const doc = await read('statement', [
+    (p) => {
+      const right = [400, 480];
+      const line = (top: number, label: string, cells: readonly string[], bold = false): void => {
+        if (label) p.text(label, 72, top, { bold });
+        cells.forEach((t, k) => t && p.text(t, right[k]! - p.width(t, { bold }), top, { bold }));
+      };
+      line(90, '', ['Audited', 'Unaudited'], true);
+      line(102, '(in thousands)', ['2023', '2022'], true);
+      line(120, 'Revenue', ['12,345', '11,000']);
+      line(132, 'Cost of revenue', ['(5,000)', '(4,500)']);
+      line(144, 'Gross profit', ['7,345', '6,500']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(doc), [
+    ['(in thousands)', 'Audited 2023', 'Unaudited 2022'],
+    ['Revenue', '12,345', '11,000'],
+    ['Cost of revenue', '(5,000)', '(4,500)'],
+    ['Gross profit', '7,345', '6,500'],
+  ]);
+});

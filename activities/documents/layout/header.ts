@@ -48,13 +48,18 @@ const YEAR = /^(?:FY\s?)?((?:19|20)\d\d)(?:\s*[-‐–—/]\s*(?:(?:19|20)?\d\d)
 const PLAIN_YEAR = /^(?:FY\s?)?((?:19|20)\d\d)$/u;
 // Years a column apart at most this much: 2022 2021 2020, or 2010 2015 2020.
 const MAX_YEAR_STEP = 10;
+// What a header's stub cell says of the figures: nothing, or their unit ("(in thousands)", "$m").
+const UNIT = /^$|^\(.*\)$|\bin (?:thousands|millions|billions)\b|^[$€£¥%]/iu;
 
 /**
  * A row naming its columns by year: figures, but a header. Its years run evenly (2014 2013 …
- * 2009) with its stub column (the first, or the last on a right-to-left page) left empty.
+ * 2009). Its stub cell (the first, or the last on a right-to-left page) is empty or holds a
+ * unit (`(in thousands)`): with a label there, the row is a record (`Bridge 2011 2012`, a table
+ * of periods) or a section's own row of years under the section's caption (`Volume servers in:`),
+ * which stays a row of the table.
  */
 function isYearRow(row: readonly string[]): boolean {
-  if (row[0] !== '' && row[row.length - 1] !== '') return false;
+  if (!UNIT.test(row[0]!) && !UNIT.test(row[row.length - 1]!)) return false;
   if (row.some((t) => isValueLike(t) && !YEAR.test(t))) return false;
   const years = row.flatMap((t) => PLAIN_YEAR.exec(t)?.[1] ?? []).map(Number);
   if (years.length < 2) return false;
