@@ -834,3 +834,21 @@ test('a row of years with the unit in its stub cell is the header, under the lab
     ['Gross profit', '7,345', '6,500'],
   ]);
 });
+
+test('a table under a row of years repeated on its next page is one table; the repeated years are no row', async () => {
+  const right = [400, 480];
+  const page = (first: number) => (p: PageDrawer) => {
+    const line = (top: number, label: string, cells: readonly string[], bold = false): void => {
+      if (label) p.text(label, 72, top, { bold });
+      cells.forEach((t, k) => p.text(t, right[k]! - p.width(t, { bold }), top, { bold }));
+    };
+    line(100, '', ['2023', '2022'], true);
+    for (let i = 0; i < 3; i++) line(118 + i * 14, `Item ${first + i}`, [`${(first + i) * 10},000`, `${(first + i) * 9},500`]);
+  };
+  const doc = await read('years-continued', [page(1), page(4)]);
+  assert.equal(doc.sheets.length, 1);
+  assert.deepEqual(await rowsOf(doc), [
+    ['', '2023', '2022'],
+    ...[1, 2, 3, 4, 5, 6].map((n) => [`Item ${n}`, `${n * 10},000`, `${n * 9},500`]),
+  ]);
+});
