@@ -852,3 +852,38 @@ test('a table under a row of years repeated on its next page is one table; the r
     ...[1, 2, 3, 4, 5, 6].map((n) => [`Item ${n}`, `${n * 10},000`, `${n * 9},500`]),
   ]);
 });
+
+test('closing dates naming the columns are the header, merged with the label over one of them; a record’s dates beside its amount stay a row', async () => {
+  const right = [300, 400, 480];
+  const line = (p: PageDrawer, top: number, label: string, cells: readonly string[], bold = false): void => {
+    if (label) p.text(label, 72, top, { bold });
+    cells.forEach((t, k) => t && p.text(t, right[k]! - p.width(t, { bold }), top, { bold }));
+  };
+  const balance = await read('closing-dates', [
+    (p) => {
+      line(p, 90, '', ['', '', 'Restated'], true);
+      line(p, 102, '', ['Note', '31 Dec 2023', '31 Dec 2022'], true);
+      line(p, 120, 'Property, plant and equipment', ['4', '12,345', '11,000']);
+      line(p, 132, 'Inventories', ['5', '2,100', '1,900']);
+      line(p, 144, 'Trade receivables', ['6', '3,050', '2,870']);
+    },
+  ]);
+  assert.deepEqual(await rowsOf(balance), [
+    ['', 'Note', '31 Dec 2023', 'Restated 31 Dec 2022'],
+    ['Property, plant and equipment', '4', '12,345', '11,000'],
+    ['Inventories', '5', '2,100', '1,900'],
+    ['Trade receivables', '6', '3,050', '2,870'],
+  ]);
+  const schedule = await read('dates-table', [
+    (p) => {
+      line(p, 90, 'Phase', ['Start', 'End', 'Budget'], true);
+      line(p, 104, '', ['01.01.2023', '30.06.2023', '1,200']);
+      line(p, 118, '', ['01.07.2023', '31.12.2023', '1,450']);
+      line(p, 132, '', ['01.01.2024', '30.06.2024', '980']);
+    },
+  ]);
+  assert.deepEqual((await rowsOf(schedule)).slice(0, 2), [
+    ['Phase', 'Start', 'End', 'Budget'],
+    ['', '01.01.2023', '30.06.2023', '1,200'],
+  ]);
+});

@@ -46,37 +46,43 @@ export function headerShape(rows: readonly CellRow[], xs: readonly number[]): He
 // A year naming a column: 2014, FY2014, 2013/14, or a range broken over two lines (2013– above 2017).
 const YEAR = /^(?:FY\s?)?((?:19|20)\d\d)(?:\s*[-‐–—/]\s*(?:(?:19|20)?\d\d)?)?$/u;
 const PLAIN_YEAR = /^(?:FY\s?)?((?:19|20)\d\d)$/u;
+// Another period naming a column: a quarter or half (Q1 2023, H2 '22) or a closing date
+// (31 Dec 2023, December 31, 2023, 31.12.2023).
+const PERIOD =
+  /^(?:[QH][1-4]\s?(?:FY\s?)?'?(?:(?:19|20)\d\d|\d\d)|\d{1,2}\s+\p{L}{3,}\.?\s+(?:19|20)\d\d|\p{L}{3,}\.?\s+\d{1,2},?\s+(?:19|20)\d\d|\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d)$/u;
 // Years a column apart at most this much: 2022 2021 2020, or 2010 2015 2020.
 const MAX_YEAR_STEP = 10;
 // What a header's stub cell says of the figures: nothing, or their unit ("(in thousands)", "$m").
 const UNIT = /^$|^\(.*\)$|\bin (?:thousands|millions|billions)\b|^[$€£¥%]/iu;
 
 /**
- * A row naming its columns by year: figures, but a header. Its years run evenly (2014 2013 …
- * 2009). Its stub cell (the first, or the last on a right-to-left page) is empty or holds a
- * unit (`(in thousands)`): with a label there, the row is a record (`Bridge 2011 2012`, a table
- * of periods) or a section's own row of years under the section's caption (`Volume servers in:`),
- * which stays a row of the table.
+ * A row naming its columns by period: figures, but a header. Years run evenly (2014 2013 …
+ * 2009); quarters and dates differ from each other, and no other figure stands beside them (a
+ * record's dates have its amounts beside them). Its stub cell (the first, or the last on a
+ * right-to-left page) is empty or holds a unit (`(in thousands)`): with a label there, the row
+ * is a record (`Bridge 2011 2012`, a table of periods) or a section's own row of years under
+ * the section's caption (`Volume servers in:`), which stays a row of the table.
  */
-function isYearRow(row: readonly string[]): boolean {
+function isPeriodRow(row: readonly string[]): boolean {
   if (!UNIT.test(row[0]!) && !UNIT.test(row[row.length - 1]!)) return false;
-  if (row.some((t) => isValueLike(t) && !YEAR.test(t))) return false;
+  if (row.some((t) => isValueLike(t) && !YEAR.test(t) && !PERIOD.test(t))) return false;
   const years = row.flatMap((t) => PLAIN_YEAR.exec(t)?.[1] ?? []).map(Number);
-  if (years.length < 2) return false;
-  const step = years[1]! - years[0]!;
-  return step !== 0 && Math.abs(step) <= MAX_YEAR_STEP && years.every((y, i) => i === 0 || y - years[i - 1]! === step);
+  const step = years.length >= 2 ? years[1]! - years[0]! : 0;
+  if (step !== 0 && Math.abs(step) <= MAX_YEAR_STEP && years.every((y, i) => i === 0 || y - years[i - 1]! === step)) return true;
+  const periods = row.filter((t) => PERIOD.test(t));
+  return periods.length >= 2 && new Set(periods).size === periods.length;
 }
 
 /** Number of leading rows that form the header (0 when the table has none). */
 export function headerRowCount(rows: readonly CellRow[]): number {
   if (rows.length < 2) return 0;
   const texts = rows.map((r) => r.cells.map(cellText));
-  // Under a row of years, rows of text are the body's section labels ("Outlays:"); rows of years
-  // and ranges alone are more of the header (ranges set lower than the years beside them).
+  // Under a row of periods, rows of text are the body's section labels ("Outlays:"); rows of
+  // years and ranges alone are more of the header (ranges set lower than the years beside them).
   let years = false;
   const namesColumns = (r: number): boolean => {
     const row = texts[r]!;
-    if (isYearRow(row) || (years && row.some((t) => t) && row.every((t) => t === '' || YEAR.test(t)))) return (years = true);
+    if (isPeriodRow(row) || (years && row.some((t) => t) && row.every((t) => t === '' || YEAR.test(t)))) return (years = true);
     return !years && row.every((t) => !isValueLike(t)) && row.some((t) => t);
   };
   let prefix = 0;
