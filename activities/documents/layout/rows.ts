@@ -14,6 +14,11 @@ const FULL = 0.72;
 // A label's wrapped lines sit closer together than rows do by at least this share of the font size.
 const CLOSER = 0.3;
 
+/** Whether any of the cells holds a figure, an amount or a date. */
+function holdsValue(cells: readonly PageWord[][]): boolean {
+  return cells.some((c) => c.length > 0 && isValueLike(cellText(c)));
+}
+
 function extent(words: readonly PageWord[]): number {
   if (words.length === 0) return 0;
   let x0 = Infinity;
@@ -62,11 +67,11 @@ export function linesToRows(lines: readonly Line[], xs: readonly number[], figur
 function endsLabel(lines: readonly Line[], i: number, row: CellRow, cells: readonly PageWord[][], widest: readonly number[]): boolean {
   const label = lines[i - 1]!;
   const line = lines[i]!;
-  if (row.top !== label.box.y0 || row.cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
+  if (row.top !== label.box.y0 || holdsValue(row.cells)) return false;
   // It wrapped because it filled its column; a heading ending in a colon introduces rows instead.
   const wrapped = row.cells.every((c, k) => !c.length || (extent(c) >= FULL * widest[k]! && !/:$/u.test(c[c.length - 1]!.text)));
   if (!wrapped) return false;
-  if (!cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
+  if (!holdsValue(cells)) return false;
   if (cells.filter((c) => c.length).length <= row.cells.filter((c) => c.length).length) return false;
   // A section heading above its first row is set in a type of its own; a wrapped label is not.
   if (!label.words.every((w) => line.words.some((v) => sameType(v, w)))) return false;
@@ -100,7 +105,7 @@ function continues(previous: { line: Line; cells: PageWord[][] }, line: Line, ce
   if (filled >= rowFilled) return false;
   // A heading ending in a colon under a record of figures introduces the rows under it ("Costs:").
   const ending = line.words[line.words.length - 1]!.text;
-  if (/:$/u.test(ending) && row.cells.some((c) => c.length && isValueLike(cellText(c)))) return false;
+  if (/:$/u.test(ending) && holdsValue(row.cells)) return false;
   const keyed = leavesKey(row, cells);
   return cells.every((words, c) => {
     if (words.length === 0) return true;
