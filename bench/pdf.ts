@@ -104,7 +104,7 @@ export async function benchPdf(files: string[], api?: BenchApi): Promise<PdfBenc
   for (let k = 0; k < DIGITAL_PASSES; k++) {
     passes.push(
       await timed(async () => {
-        for (const f of pdfs) await readPagedDocument(f, 'pdf', { guidance, ocr: 'auto' });
+        for (const f of pdfs) await readPagedDocument(f, 'pdf', { guidance });
       }),
     );
   }

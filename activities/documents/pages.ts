@@ -16,9 +16,9 @@ const DEFAULT_OCR: OcrSettings = { languages: ['eng'], pageSlots: new PageSlots(
 export async function readPagedDocument(
   path: string,
   kind: 'pdf' | 'image',
-  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocr?: 'auto' | 'always'; ocrSettings?: OcrSettings; limit?: ReadLimit },
+  opts: { guidance: Guidance; onProgress?: ProgressReporter; ocrSettings?: OcrSettings; limit?: ReadLimit },
 ): Promise<DocumentContent> {
-  const ocr = opts.ocr ?? opts.guidance.ocr ?? 'auto';
+  const ocr = opts.guidance.ocr ?? 'auto';
   // Every picture is read by OCR.
   if (opts.limit && (kind === 'image' || ocr === 'always')) throw new LongRead('pictures are read by OCR');
   // The upload's `language` guidance wins over the worker's default languages.

@@ -271,7 +271,7 @@ test('labels wrapped over lines with the figures at the bottom or in the middle 
 });
 
 test('the same read by OCR, which knows no fonts', async () => {
-  const doc = await read('wrapped-aligned-ocr', [wrappedLabels], { guidance: { tableStart: {} }, ocr: 'always' });
+  const doc = await read('wrapped-aligned-ocr', [wrappedLabels], { guidance: { tableStart: {}, ocr: 'always' } });
   assert.deepEqual(await rowsOf(doc), WRAPPED_LABEL_ROWS);
 });
 
@@ -375,7 +375,7 @@ test('dot leaders between labels and their figures are dropped; "..." for a miss
 });
 
 test('the same read by OCR: leaders erased from the picture, not read as words; "..." alone read back', async () => {
-  const doc = await read('leaders-ocr', [withLeaders(LEADER_ROWS)], { guidance: { tableStart: {} }, ocr: 'always' });
+  const doc = await read('leaders-ocr', [withLeaders(LEADER_ROWS)], { guidance: { tableStart: {}, ocr: 'always' } });
   assert.deepEqual(await rowsOf(doc), [['', '2024', '2023'], ...LEADER_ROWS]);
 });
 
@@ -440,7 +440,7 @@ test('a bank statement: a debit or a credit left empty in each row, descriptions
 });
 
 test('the same read by OCR: no piece of a word read back as a word of its own', async () => {
-  const doc = await read('bank-ocr', [bankStatement], { guidance: { tableStart: {} }, ocr: 'always' });
+  const doc = await read('bank-ocr', [bankStatement], { guidance: { tableStart: {}, ocr: 'always' } });
   assert.deepEqual(await rowsOf(doc), BANK_ROWS);
 });
 
@@ -507,7 +507,7 @@ test('notes set smaller right under a table are not its rows; a wrapped last cel
 });
 
 test('the same read by OCR, the notes told by the height of their capitals and figures', async () => {
-  const doc = await read('notes-under-ocr', [notesUnder], { guidance: { tableStart: {} }, ocr: 'always' });
+  const doc = await read('notes-under-ocr', [notesUnder], { guidance: { tableStart: {}, ocr: 'always' } });
   assert.deepEqual(await rowsOf(doc), NOTES_UNDER_ROWS);
 });
 
@@ -520,7 +520,7 @@ test('by OCR, a wrapped last line of short letters ("area") is no note: it joins
       lineAt(p, xs, 127, ['West and the former Central', '1,430', '7.0%']);
       lineAt(p, xs, 139, ['area', '', '']);
     },
-  ], { guidance: { tableStart: {} }, ocr: 'always' });
+  ], { guidance: { tableStart: {}, ocr: 'always' } });
   assert.deepEqual(await rowsOf(doc), [
     ['Region', 'Sales', 'Growth'],
     ['North', '1,200', '4.5%'],

@@ -58,7 +58,7 @@ function assertNearlyExpected(rows: string[][]): void {
 }
 
 async function rowsOf(path: string, kind: 'pdf' | 'image', extra: { pages?: number[]; ocr?: 'always' } = {}): Promise<{ rows: string[][]; pages: number }> {
-  const doc = await readPagedDocument(path, kind, { guidance: { ...guidance, pages: extra.pages }, ocr: extra.ocr });
+  const doc = await readPagedDocument(path, kind, { guidance: { ...guidance, pages: extra.pages, ocr: extra.ocr } });
   return { rows: doc.sheets[0] ? await sheetRows(doc.sheets[0]) : [], pages: doc.pageCount };
 }
 
