@@ -26,9 +26,15 @@ const RANGE_BROKEN = /\d[-‐–—]$/u;
 
 /** Index of the column whose span holds x (nearest at the edges). */
 export function columnAt(xs: readonly number[], x: number): number {
-  const n = xs.length - 1;
-  for (let k = 0; k < n; k++) if (x < xs[k + 1]!) return k;
-  return n - 1;
+  // The first column whose right edge lies beyond x (a binary search: a page ruled into
+  // hundreds of columns asks this of every word).
+  let [lo, hi] = [0, xs.length - 2];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (x < xs[mid + 1]!) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Column of a word: by its centre, but a word mostly inside one column stays there. */

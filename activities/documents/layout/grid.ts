@@ -160,13 +160,34 @@ export function positions(rules: readonly Ruling[]): number[] {
 }
 
 /** Whether some rule at `at` covers at least `share` of [from, to]. */
-export function ruled(rules: readonly Ruling[], at: number, from: number, to: number, share = 0.5): boolean {
-  const need = (to - from) * share;
-  let covered = 0;
-  for (const r of rules) {
-    if (Math.abs(r.at - at) > SNAP * 2) continue;
-    covered += Math.max(0, Math.min(r.to, to) - Math.max(r.from, from));
-    if (covered >= need) return true;
+export type RuledAt = (at: number, from: number, to: number, share?: number) => boolean;
+
+/**
+ * `rules` indexed by position for RuledAt questions: a table asks once per cell, and a page
+ * ruled into thousands of cells has as many rules (a font's glyph chart took 1.5 s to lay out
+ * when each question went through every rule).
+ */
+export function ruledAt(rules: readonly Ruling[]): RuledAt {
+  const sorted = [...rules].sort((a, b) => a.at - b.at);
+  return (at, from, to, share = 0.5) => {
+    const need = (to - from) * share;
+    let covered = 0;
+    for (let i = firstAtOrAfter(sorted, at - SNAP * 2); i < sorted.length && sorted[i]!.at <= at + SNAP * 2; i++) {
+      const r = sorted[i]!;
+      covered += Math.max(0, Math.min(r.to, to) - Math.max(r.from, from));
+      if (covered >= need) return true;
+    }
+    return false;
+  };
+}
+
+/** Index of the first rule (sorted by position) at `at` or after it. */
+function firstAtOrAfter(sorted: readonly Ruling[], at: number): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.at < at) lo = mid + 1;
+    else hi = mid;
   }
-  return false;
+  return lo;
 }

@@ -3,9 +3,9 @@
 // holds many lines of figures).
 import { type Box, type PageWord, type Span, centerX, centerY } from './geometry.js';
 import { chunkWords, chunksOf, groupLines, type Line } from './lines.js';
-import { columnOfWord, holdsFigure, isValueLike } from './cells.js';
+import { columnAt, columnOfWord, holdsFigure, isValueLike } from './cells.js';
 import { hiddenColumns, whitespaceColumns } from './columns.js';
-import { positions, ruled, type RuledRegion } from './grid.js';
+import { positions, ruledAt, type RuledAt, type RuledRegion } from './grid.js';
 import { figureSpans } from './line-cells.js';
 import { linesToRows } from './rows.js';
 import type { CellRow } from './table.js';
@@ -93,23 +93,21 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     }
   } else {
     // Columns the producer left undrawn inside a drawn one.
-    const extra: number[] = [];
-    for (let c = 0; c + 1 < xs.length; c++) {
-      const inColumn = words.filter((w) => centerX(w) >= xs[c]! && centerX(w) < xs[c + 1]!);
-      extra.push(...hiddenColumns(groupLines(inColumn), xs[c]!, xs[c + 1]!));
+    const inColumns: PageWord[][] = xs.slice(1).map(() => []);
+    for (const w of words) {
+      const cx = centerX(w);
+      if (cx >= xs[0]! && cx < xs[xs.length - 1]!) inColumns[columnAt(xs, cx)]!.push(w);
     }
+    const extra = inColumns.flatMap((inColumn, c) => hiddenColumns(groupLines(inColumn), xs[c]!, xs[c + 1]!));
     xs = [...xs, ...extra].sort((a, b) => a - b);
   }
   if (xs.length < 3) return undefined;
 
   const ys = [box.y0, ...positions(horizontals).filter((y) => y > box.y0 + 2 && y < box.y1 - 2), box.y1];
   const bands: PageWord[][] = ys.slice(1).map(() => []);
-  for (const w of words) {
-    const cy = centerY(w);
-    let r = 0;
-    while (r < bands.length - 1 && cy >= ys[r + 1]!) r++;
-    bands[r]!.push(w);
-  }
+  for (const w of words) bands[bandOf(ys, centerY(w))]!.push(w);
+  const ruledAcross = ruledAt(horizontals);
+  const ruledDown = ruledAt(verticals);
 
   const rows: CellRow[] = [];
   const lastBand = bands.findLastIndex((b) => b.length > 0);
@@ -127,7 +125,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
       return;
     }
     const row: CellRow = { cells: xs.slice(1).map(() => []), top: ys[r]!, bottom: ys[r + 1]! };
-    const spanStart = spanStarts(xs, ys[r]!, ys[r + 1]!, region, ruledColumns);
+    const spanStart = spanStarts(xs, ys[r]!, ys[r + 1]!, ruledColumns ? ruledDown : undefined);
     // A band holding nothing but one phrase per line is a title across the table, even where
     // column rules run under its text: it stays whole, in the cell where it starts.
     const groups = lines.map(chunkWords);
@@ -140,7 +138,7 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
     let own = false;
     row.cells.forEach((cellWords, c) => {
       const above = owner[c];
-      const open = above !== undefined && horizontals.length > 0 && !ruled(horizontals, ys[r]!, xs[c]!, xs[c + 1]!, 0.5);
+      const open = above !== undefined && horizontals.length > 0 && !ruledAcross(ys[r]!, xs[c]!, xs[c + 1]!);
       if (open && cellWords.length) {
         above.cells[c]!.push(...cellWords);
         row.cells[c] = [];
@@ -190,11 +188,26 @@ function twoRecords(a: Line, b: Line, xs: readonly number[]): boolean {
   return [...ca].filter(([c, value]) => value && cb.get(c)).length >= 2;
 }
 
-/** For each column, the first column of the run of cells merged with it in this band. */
-function spanStarts(xs: readonly number[], top: number, bottom: number, region: RuledRegion, ruledColumns: boolean): number[] {
+/** The band (between ys[r] and ys[r + 1]) that a height falls in; the first or last beyond them. */
+function bandOf(ys: readonly number[], y: number): number {
+  // The first boundary below y, among the inner ones (ys[1] .. ys[length - 2]).
+  let [lo, hi] = [1, ys.length - 1];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ys[mid]! <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/**
+ * For each column, the first column of the run of cells merged with it in this band.
+ * `ruledDown`: the table's column rules (undefined when it has none: every column stands alone).
+ */
+function spanStarts(xs: readonly number[], top: number, bottom: number, ruledDown: RuledAt | undefined): number[] {
   const starts = [0];
   for (let c = 1; c + 1 < xs.length; c++) {
-    const drawn = !ruledColumns || ruled(region.vertical, xs[c]!, top, bottom, 0.5);
+    const drawn = !ruledDown || ruledDown(xs[c]!, top, bottom);
     starts.push(drawn ? c : starts[c - 1]!);
   }
   return starts;
