@@ -96,6 +96,22 @@ test('a PDF page with no text layer is OCRed', async () => {
   assertNearlyExpected(rows);
 });
 
+test('a blank sheet in a scan, and one with a drawing but no text, are pages with nothing on them; the page after them reads as usual', async () => {
+  const doc = await PDFDocument.create();
+  const png = await doc.embedPng(await readFile(join(dir, 'table.png')));
+  doc.addPage([612, 792]);
+  const drawing = doc.addPage([612, 792]);
+  drawing.drawLine({ start: { x: 100, y: 100 }, end: { x: 500, y: 700 }, thickness: 2 });
+  drawing.drawLine({ start: { x: 100, y: 700 }, end: { x: 500, y: 100 }, thickness: 2 });
+  doc.addPage([612, 792]).drawImage(png, { x: 0, y: 0, width: 612, height: 792 });
+  await writeFile(join(dir, 'with-blank.pdf'), await doc.save());
+  const read = await readPagedDocument(join(dir, 'with-blank.pdf'), 'pdf', { guidance });
+  assert.equal(read.pageCount, 3);
+  assert.deepEqual(read.lines.filter((l) => l.page < 3), []);
+  assert.equal(read.sheets.length, 1);
+  assertNearlyExpected(await sheetRows(read.sheets[0]!));
+});
+
 test('language guidance: a Spanish scan read in Spanish keeps its accents; a missing language fails clearly', async () => {
   const names = [['Nombre', 'Provincia'], ['María Núñez', 'Córdoba'], ['José Pérez', 'Tucumán'], ['Raúl Ibáñez', 'Entre Ríos']];
   await makePdf(join(dir, 'es.pdf'), [(p) => names.forEach((row, r) => row.forEach((cell, c) => p.text(cell, [72, 300][c]!, 100 + r * 26, { size: 14, bold: r === 0 })))]);
