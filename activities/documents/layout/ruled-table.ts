@@ -105,7 +105,8 @@ export function ruledGrid(region: RuledRegion, pageWords: readonly PageWord[], p
 
   const ys = [box.y0, ...positions(horizontals).filter((y) => y > box.y0 + 2 && y < box.y1 - 2), box.y1];
   const bands: PageWord[][] = ys.slice(1).map(() => []);
-  for (const w of words) bands[bandOf(ys, centerY(w))]!.push(w);
+  // Rows are spans of heights as columns are of widths: the same search places a word in both.
+  for (const w of words) bands[columnAt(ys, centerY(w))]!.push(w);
   const ruledAcross = ruledAt(horizontals);
   const ruledDown = ruledAt(verticals);
 
@@ -186,18 +187,6 @@ function twoRecords(a: Line, b: Line, xs: readonly number[]): boolean {
   const [ca, cb] = [columns(a), columns(b)];
   if (ca.size < 2 || ca.size !== cb.size || [...ca.keys()].some((c) => !cb.has(c))) return false;
   return [...ca].filter(([c, value]) => value && cb.get(c)).length >= 2;
-}
-
-/** The band (between ys[r] and ys[r + 1]) that a height falls in; the first or last beyond them. */
-function bandOf(ys: readonly number[], y: number): number {
-  // The first boundary below y, among the inner ones (ys[1] .. ys[length - 2]).
-  let [lo, hi] = [1, ys.length - 1];
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ys[mid]! <= y) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }
 
 /**

@@ -85,8 +85,9 @@ function enlargement(image: GrayImage, wanted: number): number {
   return factor >= 1.05 ? factor : 1;
 }
 
-// Ink is what is darker than paper (paper too grey for this is ink, and the page is read); a
-// picture holds ink when it has at least about one letter's worth of it (10 pt at 300 dpi).
+// Ink, for this question only, is anything darker than white paper: lighter than DARK, the ink
+// the other readers count, so that a page of pale text is still read (and paper too grey for
+// this is ink too). A picture holds ink when it has about one letter's worth (10 pt at 300 dpi).
 const INK_LEVEL = 224;
 const LETTER_INK_AT_300_DPI = 150;
 
